@@ -1,0 +1,5 @@
+"""WebSocket routes, mounted by stateinclass.asgi behind origin and session checks."""
+
+from django.urls import URLPattern
+
+websocket_urlpatterns: list[URLPattern] = []
