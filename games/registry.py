@@ -1,0 +1,14 @@
+"""The engines this project knows, by game id (the ``"game"`` of a game record)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+import games.state_in_class
+
+if TYPE_CHECKING:
+    from games.core import Engine
+
+ENGINES: dict[str, Engine] = {
+    games.state_in_class.GAME_ID: cast("Engine", games.state_in_class),
+}

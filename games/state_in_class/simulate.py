@@ -1,0 +1,359 @@
+"""Self-play with bots: whole games as records, and the balance statistics.
+
+``play`` is the bag in software: it asks every bot for its vote, puts one ballot per voter
+through the engine, and hands the engine only the tally, exactly like the facilitator does.
+
+``simulate`` plays many seeded games with every seat on one policy; ``pact_dilemma`` is the
+experiment behind balance target 5; ``balance_targets`` checks the five targets of
+``shared/rules/state-in-class-roles.md`` (see ``docs/balance.md``). Everything here is pure
+(no Django): ``manage.py simulate`` only parses arguments and prints these results.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.core import Action
+from games.state_in_class import data
+from games.state_in_class.bots import FixedPact, Policy, get_policy
+from games.state_in_class.rules import goal_reached, new_game, scores, step
+from games.state_in_class.state import BUDGET_VOTE, OVER, PACT, TAX_VOTE, TIE_BREAK, GameState
+
+GOALS = ("falls-short", "get-by", "live-well", "thrive")
+# Rounds whose events can catch a player short right after the pact (boom, flu, crisis).
+EARLY_ROUNDS = 3
+
+
+def bot_names(players: int) -> list[str]:
+    return [f"Bot {i + 1}" for i in range(players)]
+
+
+def next_decisions(state: GameState, policies: Sequence[Policy],
+                   rng: random.Random) -> list[Action]:
+    """The bots' decisions for the current phase (a whole bag's worth for a vote)."""
+    if state.phase == PACT:
+        return [{"type": "pact", "player": p.name, "coins": policies[p.seat].pact(state, p, rng)}
+                for p in state.players if p.pact is None]
+    if state.phase in (TAX_VOTE, BUDGET_VOTE):
+        kind = "tax" if state.phase == TAX_VOTE else "budget"
+        tally: dict[str, int] = defaultdict(int)
+        actions: list[Action] = []
+        for p in state.players:
+            if p.name in state.receipts:
+                continue
+            tally[policies[p.seat].vote(state, p, kind, rng)] += 1
+            actions.append({"type": "ballot", "kind": kind, "player": p.name})
+        # The bag may already hold the ballots of others (e.g. humans); bots only add theirs.
+        actions.append({"type": "count", "kind": kind, "tally": dict(tally)})
+        return actions
+    if state.phase == TIE_BREAK and state.tie:
+        decider = state.player(state.tie.deciders[0])
+        choice = policies[decider.seat].tie_break(state, decider, state.tie.kind,
+                                                  list(state.tie.options), rng)
+        return [{"type": "tie_break", "player": decider.name, "choice": choice}]
+    return []
+
+
+def play(policies: Sequence[Policy], seed: int, *, bot_seed: int | None = None,
+         config: dict[str, Any] | None = None) -> tuple[GameState, list[Action]]:
+    """Play one whole game; returns the final state and the record's actions."""
+    names = bot_names(len(policies))
+    state = new_game({"players": names, **(config or {})}, seed)
+    rng = random.Random(seed if bot_seed is None else bot_seed)
+    record: list[Action] = []
+    while state.phase != OVER:
+        for action in next_decisions(state, policies, rng):
+            step(state, action)
+            record.append(action)
+    return state, record
+
+
+def game_seed(seed: int, i: int) -> int:
+    """The seed of game ``i`` of a run started with ``seed``."""
+    return seed * 1_000_003 + i
+
+
+# --------------------------------------------------------------------------- facts of a game
+
+
+def start_tension(state: GameState) -> int:
+    """Where the opening pact put Tension (the final value minus every recorded change)."""
+    changes = sum(c["delta"] for r in state.history for c in r.get("tension", []))
+    return (state.tension or 0) - changes
+
+
+def exclusions(state: GameState) -> list[tuple[int, dict[str, Any]]]:
+    """Every Exclusion token as (round, {"player", "role", "reason"})."""
+    return [(r["round"], e) for r in state.history for e in r.get("exclusions", [])]
+
+
+def coins_after(state: GameState, name: str, last_round: int) -> int:
+    """A player's coins at the end of ``last_round`` (or when the State failed before it)."""
+    balance = data.START_COINS
+    for line in state.player(name).statement:
+        if line["round"] > last_round:
+            break
+        balance = line["balance"]
+    return balance
+
+
+def roles_held(state: GameState) -> set[str]:
+    """Every role card that was in someone's hands during the game (spares included)."""
+    held = {p.role for p in state.players if p.role}
+    held |= {c["from_role"] for r in state.history for c in r.get("class_changes", [])
+             if c.get("result") == "changed"}
+    return held
+
+
+# --------------------------------------------------------------------------- statistics
+
+
+def _mean(values: Sequence[float], digits: int = 1) -> float:
+    return round(statistics.fmean(values), digits) if values else 0.0
+
+
+def _pct(n: int, of: int) -> float:
+    return round(100.0 * n / of, 1) if of else 0.0
+
+
+@dataclass
+class Stats:
+    """Totals over many games. Coins and scores are grouped by the class (and role) each player
+    holds at the final count; an Exclusion is counted against the role held when it happened."""
+
+    policy: str
+    players: int
+    seed: int = 0
+    games: int = 0
+    failures: int = 0
+    legacies: int = 0
+    with_exclusion: int = 0
+    upper_or_middle_excluded: int = 0
+    exclusions: list[int] = field(default_factory=list)
+    start_tension: list[int] = field(default_factory=list)
+    tension: list[int] = field(default_factory=list)
+    coins: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
+    score: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
+    role_held: Counter[str] = field(default_factory=Counter)
+    role_excluded: Counter[str] = field(default_factory=Counter)
+    role_coins: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
+    role_goals: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+
+    def add(self, state: GameState) -> None:
+        self.games += 1
+        self.failures += state.failed
+        final = scores(state)
+        self.legacies += final["legacy"] and not state.failed
+        tokens = exclusions(state)
+        self.with_exclusion += bool(tokens)
+        excluded_roles = {e["role"] for _, e in tokens}
+        excluded_classes = {data.ROLES[r].klass for r in excluded_roles}
+        self.upper_or_middle_excluded += bool(excluded_classes & {data.UPPER, data.MIDDLE})
+        self.exclusions.append(len(tokens))
+        self.start_tension.append(start_tension(state))
+        self.tension.append(state.tension or 0)
+        self.role_held.update(roles_held(state))
+        self.role_excluded.update(excluded_roles)
+        for p in state.players:
+            assert p.role is not None and p.klass is not None
+            self.coins[p.klass].append(p.coins)
+            self.score[p.klass].append(final["players"][p.name]["score"])
+            self.role_coins[p.role].append(p.coins)
+            self.role_goals[p.role][goal_reached(p)] += 1
+
+    def pct(self, n: int) -> float:
+        return _pct(n, self.games)
+
+    def roles(self) -> dict[str, dict[str, Any]]:
+        out = {}
+        for role in data.ROLES:
+            if not self.role_held[role]:
+                continue
+            finals = len(self.role_coins[role])
+            out[role] = {
+                "class": data.ROLES[role].klass,
+                "games_held": self.role_held[role],
+                "excluded_pct": _pct(self.role_excluded[role], self.role_held[role]),
+                "final_holders": finals,
+                "mean_coins": _mean(self.role_coins[role]),
+                "goals_pct": {g: _pct(self.role_goals[role][g], finals) for g in GOALS},
+            }
+        return out
+
+    def row(self) -> dict[str, Any]:
+        return {
+            "policy": self.policy,
+            "players": self.players,
+            "games": self.games,
+            "seed": self.seed,
+            "state_failure_pct": self.pct(self.failures),
+            "legacy_pct": self.pct(self.legacies),
+            "any_exclusion_pct": self.pct(self.with_exclusion),
+            "upper_or_middle_exclusion_pct": self.pct(self.upper_or_middle_excluded),
+            "mean_exclusions": _mean(self.exclusions, 2),
+            "mean_start_tension": _mean(self.start_tension, 2),
+            "mean_final_tension": _mean(self.tension, 2),
+            "mean_coins": {k: _mean(self.coins[k]) for k in data.CLASSES if self.coins[k]},
+            "mean_score": {k: _mean(self.score[k]) for k in data.CLASSES if self.score[k]},
+            "roles": self.roles(),
+        }
+
+
+def _check(games: int, players: int) -> None:
+    if players not in data.SETUPS:
+        raise ValueError(f"State in Class is for 6, 7 or 8 players, not {players}")
+    if games < 1:
+        raise ValueError("play at least one game")
+
+
+def simulate(policy: str, *, games: int, players: int = 8, seed: int = 0) -> dict[str, Any]:
+    """Play ``games`` seeded games with every seat on ``policy``; returns the statistics."""
+    _check(games, players)
+    get_policy(policy)  # fail early on an unknown name
+    stats = Stats(policy, players, seed)
+    for i in range(games):
+        policies = [get_policy(policy) for _ in range(players)]
+        state, _ = play(policies, game_seed(seed, i))
+        stats.add(state)
+    return stats.row()
+
+
+# --------------------------------------------------------------------------- target 5
+
+
+def pact_dilemma(policy: str = "always-C", *, games: int, players: int = 8,
+                 seed: int = 0) -> dict[str, Any]:
+    """Balance target 5: does giving to the pact lower Tension but expose the giver?
+
+    Every seat votes like ``policy`` but gives a pact drawn at random (0, 1, 2 or 3 coins,
+    uniformly and independently, seeded), so each game mixes givers and keepers. For each
+    contribution we measure, over every seat that gave it: the table's starting Tension, the
+    share of those players who got an Exclusion token in rounds 1–3 (the boom, the flu and the
+    cost-of-living crisis come before the first obsolescence), their coins at the end of round 3,
+    their final score and how often their table's State failed. ``tension_drop`` is how much
+    lower a 3-giver's table starts than a 0-giver's; ``exposure_pp`` is how many percentage
+    points more often a 3-giver is excluded in rounds 1–3. Failure by starting Tension shows
+    what the table gains from a low start.
+    """
+    _check(games, players)
+    get_policy(policy)
+    seats: dict[int, dict[str, list[float]]] = {
+        c: defaultdict(list) for c in range(data.MAX_PACT + 1)}
+    by_class: dict[str, dict[int, list[int]]] = {
+        k: defaultdict(list) for k in data.CLASSES}
+    by_tension: dict[int, list[int]] = defaultdict(list)
+    for i in range(games):
+        gseed = game_seed(seed, i)
+        pact_rng = random.Random(f"pact-dilemma:{gseed}")
+        pacts = [pact_rng.randrange(data.MAX_PACT + 1) for _ in range(players)]
+        state, _ = play([FixedPact(get_policy(policy), c) for c in pacts], gseed)
+        start = start_tension(state)
+        by_tension[start].append(state.failed)
+        early = {e["player"] for rnd, e in exclusions(state) if rnd <= EARLY_ROUNDS}
+        dealt = _dealt_classes(state)
+        final = scores(state)["players"]
+        for p, coins in zip(state.players, pacts, strict=True):
+            row = seats[coins]
+            row["start_tension"].append(start)
+            row["excluded_early"].append(p.name in early)
+            row["coins_after_3"].append(coins_after(state, p.name, EARLY_ROUNDS))
+            row["score"].append(final[p.name]["score"])
+            row["failed"].append(state.failed)
+            by_class[dealt[p.name]][coins].append(p.name in early)
+    by_pact = {
+        str(c): {
+            "seats": len(row["start_tension"]),
+            "mean_start_tension": _mean(row["start_tension"], 2),
+            "excluded_r1_3_pct": _pct(sum(row["excluded_early"]), len(row["excluded_early"])),
+            "mean_coins_after_r3": _mean(row["coins_after_3"], 2),
+            "mean_score": _mean(row["score"]),
+            "state_failure_pct": _pct(sum(row["failed"]), len(row["failed"])),
+        }
+        for c, row in seats.items()
+    }
+    low = [f for t, fs in by_tension.items() if t <= 2 for f in fs]
+    high = [f for t, fs in by_tension.items() if t >= 3 for f in fs]
+    return {
+        "policy": policy,
+        "players": players,
+        "games": games,
+        "seed": seed,
+        "by_pact": by_pact,
+        "excluded_r1_3_pct_by_class": {
+            k: {str(c): _pct(sum(v[c]), len(v[c])) for c in (0, 3)}
+            for k, v in by_class.items()},
+        "failure_by_start_tension": {
+            str(t): {"games": len(fs), "state_failure_pct": _pct(sum(fs), len(fs))}
+            for t, fs in sorted(by_tension.items())},
+        "tension_drop": round(by_pact["0"]["mean_start_tension"]
+                              - by_pact["3"]["mean_start_tension"], 2),
+        "exposure_pp": round(by_pact["3"]["excluded_r1_3_pct"]
+                             - by_pact["0"]["excluded_r1_3_pct"], 1),
+        "failure_low_start_pct": _pct(sum(low), len(low)),
+        "failure_high_start_pct": _pct(sum(high), len(high)),
+    }
+
+
+def _dealt_classes(state: GameState) -> dict[str, str]:
+    """Each player's class as dealt (before any Midlife class change)."""
+    dealt = {p.name: p.klass or "" for p in state.players}
+    for r in state.history:
+        for c in r.get("class_changes", []):
+            if c.get("result") == "changed":
+                dealt[c["player"]] = c["from_class"]
+    return dealt
+
+
+# --------------------------------------------------------------------------- the five targets
+
+# Target 5 thresholds (this project's reading of "a real dilemma"): a player's 3 coins must
+# lower their table's starting Tension noticeably, the table must gain from it (fewer
+# failures from a low start), and the giver must be noticeably more exposed early on.
+MIN_TENSION_DROP = 0.5
+MIN_EXPOSURE_PP = 5.0
+
+
+def balance_targets(*, games: int, players: int = 8, seed: int = 0) -> list[dict[str, Any]]:
+    """Check the five balance targets; each entry has its figures and whether it holds."""
+    a = simulate("always-A", games=games, players=players, seed=seed)
+    c = simulate("always-C", games=games, players=players, seed=seed)
+    d = simulate("always-D", games=games, players=players, seed=seed)
+    dilemma = pact_dilemma("always-C", games=games, players=players, seed=seed)
+    coins_a = a["mean_coins"]
+    richest = max(coins_a, key=coins_a.__getitem__)
+    return [
+        {"target": 1, "text": "always-A: an Exclusion in >= 90% of games; State fails in >= 30%",
+         "figures": {"any_exclusion_pct": a["any_exclusion_pct"],
+                     "state_failure_pct": a["state_failure_pct"]},
+         "holds": a["any_exclusion_pct"] >= 90 and a["state_failure_pct"] >= 30},
+        {"target": 2, "text": "always-C: Legacy in >= 60% of games; State fails in < 5%",
+         "figures": {"legacy_pct": c["legacy_pct"], "state_failure_pct": c["state_failure_pct"]},
+         "holds": c["legacy_pct"] >= 60 and c["state_failure_pct"] < 5},
+        {"target": 3, "text": "always-D: an upper- or middle-class Exclusion in >= 50% of games",
+         "figures": {"upper_or_middle_exclusion_pct": d["upper_or_middle_exclusion_pct"]},
+         "holds": d["upper_or_middle_exclusion_pct"] >= 50},
+        {"target": 4, "text": "every class scores more under always-C than under always-A; "
+                              "under always-A the upper class ends with the most coins",
+         "figures": {"mean_score_C": c["mean_score"], "mean_score_A": a["mean_score"],
+                     "mean_coins_A": coins_a},
+         "holds": all(c["mean_score"][k] > a["mean_score"][k] for k in data.CLASSES)
+         and richest == data.UPPER},
+        {"target": 5, "text": "pact dilemma (always-C votes, mixed pacts): giving 3 lowers the "
+                              f"starting Tension by >= {MIN_TENSION_DROP}, a low start fails less, "
+                              f"and a 3-giver is excluded in rounds 1-3 >= {MIN_EXPOSURE_PP} "
+                              "points more often than a 0-giver",
+         "figures": {"tension_drop": dilemma["tension_drop"],
+                     "failure_low_start_pct": dilemma["failure_low_start_pct"],
+                     "failure_high_start_pct": dilemma["failure_high_start_pct"],
+                     "excluded_r1_3_pct_gave_3": dilemma["by_pact"]["3"]["excluded_r1_3_pct"],
+                     "excluded_r1_3_pct_gave_0": dilemma["by_pact"]["0"]["excluded_r1_3_pct"],
+                     "exposure_pp": dilemma["exposure_pp"]},
+         "holds": dilemma["tension_drop"] >= MIN_TENSION_DROP
+         and dilemma["failure_low_start_pct"] < dilemma["failure_high_start_pct"]
+         and dilemma["exposure_pp"] >= MIN_EXPOSURE_PP},
+    ]

@@ -1,0 +1,110 @@
+"""The state of one State in Class table: plain, JSON-ready data.
+
+Everything here is data; the rules live in ``rules.py``. ``to_dict``/``from_dict`` give the
+snapshot the facilitator caches (it is always verifiable against a full replay).
+The state never holds a (player, vote option) pair: only who has put a token in the bag
+(receipts) and, once the teacher empties the bag, the tally.
+"""
+
+from __future__ import annotations
+
+import pickle
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from games.state_in_class import data
+
+PACT = "pact"
+TAX_VOTE = "tax_vote"
+BUDGET_VOTE = "budget_vote"
+TIE_BREAK = "tie_break"
+OVER = "over"
+PHASES = (PACT, TAX_VOTE, TIE_BREAK, BUDGET_VOTE, OVER)
+
+
+@dataclass
+class Player:
+    name: str
+    seat: int
+    coins: int = data.START_COINS
+    role: str | None = None
+    exclusions: int = 0
+    pact: int | None = None
+    # Private movements: {"round", "amount" (+/-), "reason", "balance"}.
+    statement: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def klass(self) -> str | None:
+        return data.ROLES[self.role].klass if self.role else None
+
+
+@dataclass
+class Service:
+    level: int = data.MIN_LEVEL
+    fund: int = 0
+
+
+@dataclass
+class TieBreak:
+    kind: str  # "tax" or "budget"
+    options: list[str]  # the tied options still to order
+    deciders: list[str]  # who decides, in order (tax: the voters by tie order)
+    ranked: list[str] = field(default_factory=list)  # budget: services already ranked
+    rest: list[list[str]] = field(default_factory=list)  # budget: groups after this one
+
+
+@dataclass
+class GameState:
+    seed: int
+    players: list[Player]
+    price: int
+    roles_pin: dict[str, str] = field(default_factory=dict)
+    midlife_pin: list[str] = field(default_factory=list)
+    round: int = 0
+    phase: str = PACT
+    tension: int | None = None
+    failed: bool = False
+    services: dict[str, Service] = field(
+        default_factory=lambda: {s: Service() for s in data.SERVICES}
+    )
+    tax: str | None = None  # the tax in force (the last one that won)
+    receipts: list[str] = field(default_factory=list)  # who has voted in the open vote (sorted)
+    tie: TieBreak | None = None
+    tally: dict[str, int] | None = None  # the count being settled by a tie-break
+    pot: int = 0  # coins in the middle of the table (this round's revenue)
+    surcharge: int = 0  # extra cost of living this round (events)
+    tech_bonus: bool = False
+    spares_taken: list[str] = field(default_factory=list)  # classes whose spare role is taken
+    pact_total: int | None = None
+    # Public history, one entry per round (event, votes, split, tension changes, Midlife cards).
+    history: list[dict[str, Any]] = field(default_factory=list)
+
+    def player(self, name: str) -> Player:
+        for p in self.players:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    @property
+    def names(self) -> list[str]:
+        return [p.name for p in self.players]
+
+    @property
+    def current(self) -> dict[str, Any]:
+        """This round's public history entry."""
+        return self.history[-1]
+
+    def clone(self) -> GameState:
+        return pickle.loads(pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
+
+
+def to_dict(state: GameState) -> dict[str, Any]:
+    return asdict(state)
+
+
+def from_dict(raw: dict[str, Any]) -> GameState:
+    raw = dict(raw)
+    raw["players"] = [Player(**p) for p in raw["players"]]
+    raw["services"] = {k: Service(**v) for k, v in raw["services"].items()}
+    raw["tie"] = TieBreak(**raw["tie"]) if raw.get("tie") else None
+    return GameState(**raw)
