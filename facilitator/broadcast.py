@@ -1,0 +1,55 @@
+"""Who is told what after a change. Messages leave only after the transaction commits.
+
+A message is a hint ("refresh", or a vote's progress), never private data: every socket
+rebuilds its own view from the database for its own audience (see ``consumers``).
+A ballot reaches the projector and the voter's own phone, never every phone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+
+def projector_group(session_id: int) -> str:
+    return f"session.{session_id}.projector"
+
+
+def seat_group(seat_id: int) -> str:
+    return f"seat.{seat_id}"
+
+
+def _send(groups: Iterable[str], message: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for group in groups:
+        async_to_sync(layer.group_send)(group, message)
+
+
+def after_commit(groups: Iterable[str], message: dict[str, Any]) -> None:
+    groups = list(groups)
+    transaction.on_commit(lambda: _send(groups, message))
+
+
+def refresh(session_id: int, seat_ids: Iterable[int] = ()) -> None:
+    """The projector (and these seats) should fetch their view again."""
+    after_commit([projector_group(session_id), *map(seat_group, seat_ids)],
+                 {"type": "lesson.refresh"})
+
+
+def progress(session_id: int, table_number: int, what: dict[str, Any],
+             seat_id: int | None = None) -> None:
+    """A vote or the pact moved on at one table: counts only, for the projector."""
+    after_commit([projector_group(session_id)],
+                 {"type": "lesson.progress", "table": table_number, **what})
+    if seat_id is not None:
+        after_commit([seat_group(seat_id)], {"type": "lesson.refresh"})
+
+
+def seat_removed(seat_id: int) -> None:
+    after_commit([seat_group(seat_id)], {"type": "lesson.removed"})

@@ -1,0 +1,58 @@
+"""Splitting a class into tables of 6 to 8 players (pure functions, no database)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+MIN_TABLE = 6
+MAX_TABLE = 8
+
+
+def even_split(players: int) -> list[int] | None:
+    """Tables of 6–8 as even as possible, using as few tables as possible; None if impossible.
+
+    20 → [7, 7, 6]; 32 → [8, 8, 8, 8]; 17 → None (two tables hold 16 at most, three need 18).
+    """
+    if players < MIN_TABLE:
+        return None
+    tables = -(-players // MAX_TABLE)
+    if tables * MIN_TABLE > players:
+        return None
+    base, extra = divmod(players, tables)
+    return [base + 1] * extra + [base] * (tables - extra)
+
+
+@dataclass(frozen=True)
+class SeatingPlan:
+    tables: list[int]  # seats per table
+    bots: int = 0  # bot seats added
+    pairs: int = 0  # seats shared by two students
+
+    @property
+    def seats(self) -> int:
+        return sum(self.tables)
+
+
+def plan(students: int, fill: str | None = None) -> SeatingPlan | None:
+    """How to seat ``students``: evenly if possible, else as ``fill`` says.
+
+    ``fill="bots"``: add the fewest bots that make an even split possible.
+    ``fill="pairs"``: let the fewest pairs of students share a seat (and a phone).
+    Returns None when the students cannot be seated that way.
+    """
+    if students < 1:
+        return None
+    split = even_split(students)
+    if split is not None:
+        return SeatingPlan(split)
+    if fill == "bots":
+        seats = students
+        while even_split(seats) is None:
+            seats += 1
+        return SeatingPlan(even_split(seats) or [], bots=seats - students)
+    if fill == "pairs":
+        for seats in range(students - 1, (students + 1) // 2 - 1, -1):
+            split = even_split(seats)
+            if split is not None:
+                return SeatingPlan(split, pairs=students - seats)
+    return None

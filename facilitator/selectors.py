@@ -1,0 +1,111 @@
+"""Selectors read: what each audience may see, built from the database. Secrecy lives here.
+
+- ``projector_view``: the projector and the teacher's console. Public game data only (the
+  engine's ``public_view``), nicknames, connection and voting *progress* (how many, never who).
+- ``seat_view``: one phone: the public data plus that seat's own ``player_view``.
+Nothing here reads a vote counter before its bag has been counted.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import QuerySet
+
+from facilitator.errors import ServiceError
+from facilitator.models import ClassSession, Seat, Table
+from facilitator.services import hash_token
+from facilitator.tables import engine_of, load_state
+
+
+def teacher_sessions(user: AbstractBaseUser) -> QuerySet[ClassSession]:
+    return ClassSession.objects.filter(owner=user).order_by("-created_at")
+
+
+def session_for_teacher(user: AbstractBaseUser, session_id: Any) -> ClassSession:
+    """The session if ``user`` owns it; otherwise 'not found' (never 'forbidden': no hints)."""
+    if not getattr(user, "is_authenticated", False):
+        raise ServiceError("login_required", "Log in first.", status=403)
+    session = ClassSession.objects.filter(pk=session_id, owner=user).first() \
+        if str(session_id).isdigit() else None
+    if session is None:
+        raise ServiceError("not_found", "There is no such lesson.", status=404)
+    return session
+
+
+def seat_for_token(token: str | None) -> Seat | None:
+    if not token or len(token) > 200:
+        return None
+    return (Seat.objects.select_related("session", "table")
+            .filter(token_hash=hash_token(token), removed=False).first())
+
+
+def session_info(session: ClassSession) -> dict[str, Any]:
+    return {
+        "id": session.pk, "title": str(session), "game": session.game,
+        "language": session.language, "status": session.status, "stage": session.stage,
+        "round": session.round, "paused": session.paused, "phase_id": session.phase_id,
+        "join_code": session.join_code if session.is_open else None,
+        "debate_seconds": session.options.get("debate_seconds"),
+    }
+
+
+def _roster(table: Table) -> list[dict[str, Any]]:
+    seats = table.seats.order_by("position")
+    partners = {s.shares_id: s.nickname for s in seats if s.shares_id}
+    return [{"seat": s.pk, "name": s.player_name, "nickname": s.nickname, "bot": s.is_bot,
+             "removed": s.removed, "connected": s.connected or s.is_bot,
+             "partner": partners.get(s.pk)}
+            for s in seats if s.shares_id is None]
+
+
+def table_public(table: Table, state: Any = None) -> dict[str, Any]:
+    state = load_state(table) if state is None else state
+    return {"number": table.number, "seats": _roster(table),
+            "game": engine_of(table).public_view(state)}
+
+
+def projector_view(session: ClassSession) -> dict[str, Any]:
+    view: dict[str, Any] = {"session": session_info(session)}
+    if session.status == ClassSession.Status.LOBBY:
+        view["lobby"] = [{"seat": s.pk, "nickname": s.nickname, "connected": s.connected}
+                         for s in session.seats.filter(removed=False).order_by("joined_at")]
+    view["tables"] = [table_public(t) for t in session.tables.order_by("number")]
+    return view
+
+
+def seat_view(seat: Seat) -> dict[str, Any]:
+    seat = Seat.objects.select_related("session", "table", "shares").get(pk=seat.pk)
+    session = seat.session
+    view: dict[str, Any] = {"session": session_info(session),
+                            "seat": {"id": seat.pk, "nickname": seat.nickname, "table": None,
+                                     "shares_with": seat.shares.nickname if seat.shares else None}}
+    playing = seat.shares or seat
+    if playing.table_id is None:
+        return view
+    table = playing.table
+    assert table is not None
+    state = load_state(table)
+    engine = engine_of(table)
+    view["seat"]["table"] = table.number
+    view["table"] = {"number": table.number, "seats": _roster(table)}
+    if seat.shares_id is None:
+        view["game"] = engine.player_view(state, seat.player_name)
+        view["can"] = seat_can(session, view["game"]["legal_actions"])
+    else:
+        view["game"] = engine.public_view(state)
+    return view
+
+
+def seat_can(session: ClassSession, legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the phone may offer now: the engine allows it *and* the lesson is at that moment."""
+    types = {a["type"]: a for a in legal}
+    running = session.status == ClassSession.Status.RUNNING and not session.paused
+    vote = types.get("ballot", {}).get("kind")
+    return {
+        "pact": running and "pact" in types and session.stage == ClassSession.Stage.PACT,
+        "vote": vote if running and session.stage == f"{vote}_vote" else None,
+        "tie_break": [a["choice"] for a in legal if a["type"] == "tie_break"]
+        if running else [],
+    }

@@ -1,0 +1,629 @@
+"""Services write: every change to a lesson goes through one of these atomic functions.
+
+Each takes keyword arguments only, checks everything first, raises ``ServiceError`` with a
+specific code and message (and then nothing has changed), and tells the sockets what changed
+only after the transaction commits. Actions on one table are serialised by the table's row
+lock (PostgreSQL) or SQLite's immediate transactions; teacher actions lock the session first.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+import secrets
+import unicodedata
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.db.models import F, Max
+from django.utils.translation import gettext as _
+
+from facilitator import broadcast, seating
+from facilitator.clock import now
+from facilitator.errors import ServiceError
+from facilitator.models import (
+    BallotReceipt,
+    ClassSession,
+    Seat,
+    Table,
+    TableAction,
+    TeacherStep,
+    VoteCounter,
+)
+from facilitator.tables import (
+    apply_action,
+    load_state,
+    opening_transfers,
+    record_transfers,
+    replay_table,
+    save_state,
+)
+from games.core import get_engine
+from games.state_in_class import bots as sic_bots
+from games.state_in_class import data as sic_data
+
+Stage = ClassSession.Stage
+Status = ClassSession.Status
+Actor = TableAction.Actor
+
+# No look-alikes: no 0/O, 1/I/L, 2/Z, 5/S, 6/G, 8/B.
+JOIN_CODE_ALPHABET = "ACDEFHJKMNPRTUVWXY3479"
+JOIN_CODE_LENGTH = 6
+NICKNAME_MAX = 20
+DEFAULT_OPTIONS: dict[str, Any] = {"bots_allowed": True, "debate_seconds": 120,
+                                   "bot_policy": "civic"}
+VOTE_STAGES = {Stage.TAX_VOTE: "tax", Stage.BUDGET_VOTE: "budget"}
+VOTE_OPTIONS = {"tax": sic_data.TAX_OPTIONS, "budget": sic_data.SERVICES}
+
+
+# --------------------------------------------------------------------------- tokens
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_seat_token() -> tuple[str, str]:
+    """A fresh seat token (256 random bits) and the hash we store."""
+    token = secrets.token_urlsafe(32)
+    return token, hash_token(token)
+
+
+def normalise_code(code: str) -> str:
+    return re.sub(r"[\s-]", "", code or "").upper()
+
+
+# --------------------------------------------------------------------------- sessions
+
+
+def session_create(*, owner: AbstractBaseUser, title: str = "",
+                   game: str = ClassSession.Game.STATE_IN_CLASS, language: str = "en",
+                   options: dict[str, Any] | None = None) -> ClassSession:
+    if game not in ClassSession.Game.values:
+        raise ServiceError("unknown_game", _("That game is not available."))
+    if language not in dict(ClassSession._meta.get_field("language").choices):
+        raise ServiceError("unknown_language", _("That language is not available."))
+    merged = {**DEFAULT_OPTIONS, **(options or {})}
+    _check_options(merged)
+    for _attempt in range(20):
+        code = "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
+        try:
+            with transaction.atomic():
+                return ClassSession.objects.create(
+                    owner=owner, title=title.strip()[:120], game=game, language=language,
+                    options=merged, join_code=code, created_at=now())
+        except IntegrityError:
+            continue  # the code is taken by another open session: draw again
+    raise ServiceError("no_join_code", _("Could not find a free join code; try again."),
+                       status=503)
+
+
+def _check_options(options: dict[str, Any]) -> None:
+    unknown = set(options) - set(DEFAULT_OPTIONS)
+    if unknown:
+        raise ServiceError("bad_options", _("Unknown lesson options: %(names)s.")
+                           % {"names": ", ".join(sorted(unknown))})
+    if not isinstance(options["bots_allowed"], bool):
+        raise ServiceError("bad_options", _("'Bots allowed' must be yes or no."))
+    seconds = options["debate_seconds"]
+    if not isinstance(seconds, int) or isinstance(seconds, bool) or not 30 <= seconds <= 900:
+        raise ServiceError("bad_options",
+                           _("The debate timer must be between 30 and 900 seconds."))
+    if options["bot_policy"] not in sic_bots.POLICIES:
+        raise ServiceError("bad_options", _("Unknown bot behaviour."))
+
+
+def _locked_session(session: ClassSession) -> ClassSession:
+    return ClassSession.objects.select_for_update().get(pk=session.pk)
+
+
+def _last_step(session: ClassSession) -> TeacherStep | None:
+    return session.steps.order_by("-seq").first()
+
+
+def _record_step(session: ClassSession, kind: str, stage_before: str, round_before: int
+                 ) -> TeacherStep:
+    last = session.steps.aggregate(m=Max("seq"))["m"] or 0
+    return TeacherStep.objects.create(
+        session=session, seq=last + 1, kind=kind, stage_before=stage_before,
+        round_before=round_before, stage_after=session.stage, round_after=session.round,
+        created_at=now())
+
+
+# --------------------------------------------------------------------------- joining
+
+
+def clean_nickname(raw: str) -> str:
+    """Trimmed, inner spaces collapsed; 1–20 visible characters, no control characters."""
+    name = unicodedata.normalize("NFC", " ".join((raw or "").split()))
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs", "Cn") for ch in name):
+        raise ServiceError("bad_nickname", _("Use letters, numbers and spaces in your nickname."))
+    if not name:
+        raise ServiceError("bad_nickname", _("Please type a nickname."))
+    if len(name) > NICKNAME_MAX:
+        raise ServiceError("bad_nickname", _("Your nickname can have at most %(n)d characters.")
+                           % {"n": NICKNAME_MAX})
+    return name
+
+
+def session_by_code(code: str) -> ClassSession:
+    code = normalise_code(code)
+    session = ClassSession.objects.filter(join_code=code).order_by("-created_at").first()
+    if session is None or len(code) != JOIN_CODE_LENGTH:
+        raise ServiceError("wrong_code", _("There is no lesson with that code. Check the code "
+                                           "on the board and try again."), status=404)
+    if not session.is_open:
+        raise ServiceError("closed_code", _("That lesson has ended."), status=410)
+    return session
+
+
+@transaction.atomic
+def seat_join(*, code: str, nickname: str) -> tuple[Seat, str]:
+    """A student joins the lobby; returns the seat and its token (for the phone's cookie)."""
+    session = session_by_code(code)
+    name = clean_nickname(nickname)
+    if session.status != Status.LOBBY:
+        raise ServiceError("already_started", _("This lesson has already started. Ask your "
+                                                "teacher to give you a seat."), status=409)
+    if session.seats.filter(nickname__iexact=name, removed=False).exists():
+        raise ServiceError("nickname_taken", _("Someone is already called %(name)s. Please "
+                                               "choose another nickname.") % {"name": name},
+                           status=409)
+    token, token_hash = new_seat_token()
+    try:
+        with transaction.atomic():
+            seat = Seat.objects.create(session=session, nickname=name, token_hash=token_hash,
+                                       joined_at=now())
+    except IntegrityError:
+        raise ServiceError("nickname_taken", _("Someone is already called %(name)s. Please "
+                                               "choose another nickname.") % {"name": name},
+                           status=409) from None
+    broadcast.refresh(session.pk)
+    return seat, token
+
+
+@transaction.atomic
+def seat_remove(*, session: ClassSession, seat: Seat) -> None:
+    """The teacher removes a student: gone from the lobby, or abstaining from now on."""
+    session = _locked_session(session)
+    _check_owned(session, seat)
+    if seat.is_bot:
+        raise ServiceError("is_bot", _("Bots cannot be removed."))
+    if session.status not in ClassSession.OPEN_STATUSES:
+        raise ServiceError("read_only", _("This lesson is over and can no longer change."))
+    seat_id = seat.pk
+    if session.status == Status.LOBBY:
+        seat.delete()
+    else:
+        Seat.objects.filter(pk=seat_id).update(removed=True, token_hash=None, connected=False)
+    broadcast.seat_removed(seat_id)
+    broadcast.refresh(session.pk)
+
+
+@transaction.atomic
+def seat_reseat(*, session: ClassSession, seat: Seat) -> str:
+    """A new token for a seat (the student's new phone); the old phone loses the seat."""
+    session = _locked_session(session)
+    _check_owned(session, seat)
+    if seat.is_bot or seat.removed:
+        raise ServiceError("cannot_reseat", _("That seat cannot be given to a phone."))
+    if not session.is_open:
+        raise ServiceError("read_only", _("This lesson is over and can no longer change."))
+    token, token_hash = new_seat_token()
+    Seat.objects.filter(pk=seat.pk).update(token_hash=token_hash)
+    broadcast.seat_removed(seat.pk)  # the old phone is told it no longer holds the seat
+    return token
+
+
+def _check_owned(session: ClassSession, seat: Seat) -> None:
+    if seat.session_id != session.pk:
+        raise ServiceError("not_found", _("That student is not in this lesson."), status=404)
+
+
+# --------------------------------------------------------------------------- starting
+
+
+@transaction.atomic
+def session_start(*, session: ClassSession, fill: str | None = None) -> list[Table]:
+    """Seat the class at tables of 6–8 and open the pact. ``fill``: "bots" or "pairs"."""
+    session = _locked_session(session)
+    if session.status != Status.LOBBY:
+        raise ServiceError("already_started", _("This lesson has already started."))
+    if fill not in (None, "bots", "pairs"):
+        raise ServiceError("bad_fill", _("Choose bots or pairs."))
+    if fill == "bots" and not session.options.get("bots_allowed", True):
+        raise ServiceError("bots_not_allowed", _("Bots are switched off for this lesson."))
+    students = list(session.seats.filter(removed=False, is_bot=False))
+    if not students:
+        raise ServiceError("empty", _("Nobody has joined yet."))
+    plan = seating.plan(len(students), fill)
+    if plan is None:
+        if fill is None:
+            raise ServiceError("needs_fill", _(
+                "%(n)d students cannot be split into tables of 6 to 8. Fill the gaps with "
+                "bots, or let some students share a seat.") % {"n": len(students)})
+        raise ServiceError("cannot_seat", _("%(n)d students cannot be seated that way.")
+                           % {"n": len(students)})
+    rng = random.SystemRandom()
+    rng.shuffle(students)
+    partners = [students.pop() for _ in range(plan.pairs)]
+    taken = {s.nickname.casefold() for s in students + partners}
+    seats: list[Seat] = list(students)
+    for i in range(plan.bots):
+        seats.append(_new_bot(session, taken, i + 1))
+    rng.shuffle(seats)
+    tables: list[Table] = []
+    start = 0
+    shared = iter(partners)
+    for number, size in enumerate(plan.tables, start=1):
+        members = seats[start:start + size]
+        start += size
+        table = Table.objects.create(session=session, number=number, seed=rng.randrange(2**62),
+                                     config={})
+        names = []
+        for position, seat in enumerate(members):
+            seat.table, seat.position = table, position
+            seat.player_name = seat.nickname
+            if not seat.is_bot and (partner := next(shared, None)) is not None:
+                seat.player_name = f"{seat.nickname} & {partner.nickname}"
+                partner.table, partner.shares, partner.player_name = table, seat, ""
+                partner.save(update_fields=["table", "shares", "player_name"])
+            seat.save(update_fields=["table", "position", "player_name"])
+            names.append(seat.player_name)
+        table.config = {"players": names}
+        table.save(update_fields=["config"])
+        state = get_engine(session.game).new_game(table.config, table.seed)
+        record_transfers(table, opening_transfers(state), None)
+        save_state(table, state)
+        tables.append(table)
+    before = (session.stage, session.round)
+    session.status, session.stage, session.started_at = Status.RUNNING, Stage.PACT, now()
+    session.save(update_fields=["status", "stage", "started_at"])
+    step = _record_step(session, "start", *before)
+    for table in tables:
+        _settle(table, session, step)
+    broadcast.refresh(session.pk, session.seats.values_list("pk", flat=True))
+    return tables
+
+
+def _new_bot(session: ClassSession, taken: set[str], n: int) -> Seat:
+    name = _("Bot %(n)d") % {"n": n}
+    while name.casefold() in taken:
+        n += 1
+        name = _("Bot %(n)d") % {"n": n}
+    taken.add(name.casefold())
+    return Seat.objects.create(session=session, nickname=name, is_bot=True,
+                               bot_policy=session.options.get("bot_policy", "civic"),
+                               joined_at=now())
+
+
+# --------------------------------------------------------------------------- the teacher
+
+
+@transaction.atomic
+def session_advance(*, session: ClassSession, expected: str | None = None) -> ClassSession:
+    """The teacher's one "next": every table moves on together (lock-step)."""
+    session = _locked_session(session)
+    _check_can_drive(session, expected)
+    if session.stage == Stage.LOBBY:
+        raise ServiceError("not_started", _("Start the lesson first."))
+    if session.stage == Stage.FINAL:
+        raise ServiceError("read_only", _("The lesson is over."))
+    tables = list(session.tables.select_for_update().order_by("number"))
+    states = {t.pk: load_state(t) for t in tables}
+    before = (session.stage, session.round)
+    stage, rnd = session.stage, session.round
+    live = [t for t in tables if states[t.pk].phase != "over"]
+    waiting = [t.number for t in live if states[t.pk].phase == "tie_break"]
+    if waiting and stage in (Stage.PAY, Stage.END_OF_ROUND):
+        raise ServiceError("tie_break_pending", _(
+            "Waiting for a tie-break at table %(tables)s.") % {
+                "tables": ", ".join(map(str, waiting))})
+    if not live:
+        nxt, nrnd = Stage.FINAL, rnd
+    elif stage == Stage.PACT:
+        nxt, nrnd = Stage.EVENT, 1
+    elif stage == Stage.EVENT:
+        nxt, nrnd = (Stage.MIDLIFE if rnd == sic_data.MIDLIFE_ROUND else Stage.DEBATE), rnd
+    elif stage == Stage.DEBATE:
+        nxt, nrnd = Stage.TAX_VOTE, rnd
+    elif stage == Stage.TAX_VOTE:
+        nxt, nrnd = Stage.PAY, rnd
+    elif stage == Stage.PAY:
+        nxt, nrnd = Stage.BUDGET_VOTE, rnd
+    elif stage in (Stage.BUDGET_VOTE, Stage.MIDLIFE):
+        nxt, nrnd = Stage.END_OF_ROUND, rnd
+    else:  # END_OF_ROUND
+        nxt, nrnd = (Stage.FINAL, rnd) if rnd >= sic_data.ROUNDS else (Stage.EVENT, rnd + 1)
+    session.stage, session.round = nxt, nrnd
+    if nxt == Stage.FINAL:
+        session.status, session.finished_at = Status.FINISHED, now()
+    session.save(update_fields=["stage", "round", "status", "finished_at"])
+    step = _record_step(session, "next", *before)
+    for table in live:
+        state = states[table.pk]
+        if stage == Stage.PACT:
+            state = _close_pact(table, state, step)
+        elif stage in VOTE_STAGES:
+            state = _close_vote(table, state, VOTE_STAGES[stage], step, Actor.TEACHER)
+        if nxt in VOTE_STAGES:
+            _open_vote(table, state, VOTE_STAGES[nxt], step)
+        state = _settle(table, session, step, state)
+    broadcast.refresh(session.pk, session.seats.values_list("pk", flat=True))
+    return session
+
+
+def _check_can_drive(session: ClassSession, expected: str | None) -> None:
+    if not session.is_open:
+        raise ServiceError("read_only", _("This lesson is over and can no longer change."))
+    if session.paused:
+        raise ServiceError("paused", _("The lesson is paused. Resume it first."))
+    if expected is not None and expected != session.phase_id:
+        raise ServiceError("stale", _("The lesson has already moved on; the screen has been "
+                                      "updated."), status=409)
+
+
+def _close_pact(table: Table, state: Any, step: TeacherStep) -> Any:
+    """Whoever has not contributed when the teacher moves on contributes nothing."""
+    for p in state.players:
+        if state.phase == "pact" and p.pact is None:
+            state, _e = apply_action(table, state, {"type": "pact", "player": p.name,
+                                                    "coins": 0}, actor=Actor.TEACHER, step=step)
+    return state
+
+
+def _open_vote(table: Table, state: Any, kind: str, step: TeacherStep) -> None:
+    VoteCounter.objects.bulk_create([
+        VoteCounter(table=table, round=state.round, kind=kind, option=o, step=step)
+        for o in VOTE_OPTIONS[kind]
+    ])
+
+
+def _close_vote(table: Table, state: Any, kind: str, step: TeacherStep | None,
+                actor: str) -> Any:
+    """Empty the bag: the engine gets the tally from the counters (absentees abstain)."""
+    if state.phase != f"{kind}_vote":
+        return state
+    counters = VoteCounter.objects.filter(table=table, round=state.round, kind=kind)
+    tally = {c.option: c.votes for c in counters if c.votes}
+    state, _e = apply_action(table, state, {"type": "count", "kind": kind, "tally": tally},
+                             actor=actor, step=step)
+    return state
+
+
+def _settle(table: Table, session: ClassSession, step: TeacherStep | None,
+            state: Any = None) -> Any:
+    """Let bots make every decision now due, close a full bag, and save the snapshot."""
+    state = load_state(table) if state is None else state
+    for _round in range(64):  # bounded: each pass makes at least one decision
+        acted = False
+        for seat in table.seats.filter(is_bot=True).order_by("position"):
+            decision = _bot_decision(table, session, state, seat)
+            if decision is None:
+                continue
+            acted = True
+            if decision["type"] == "ballot":
+                state = _cast(table, session, state, seat, decision["kind"],
+                              decision["option"], step)
+            else:
+                state, _e = apply_action(table, state, decision, actor=Actor.BOT, seat=seat,
+                                         step=step)
+        kind = VOTE_STAGES.get(session.stage)
+        if kind and state.phase == f"{kind}_vote" and _everyone_voted(table, state):
+            state = _close_vote(table, state, kind, step, Actor.TEACHER)
+            acted = True
+        if not acted:
+            break
+    save_state(table, state)
+    return state
+
+
+def _bot_decision(table: Table, session: ClassSession, state: Any, seat: Seat
+                  ) -> dict[str, Any] | None:
+    engine = get_engine(session.game)
+    legal = engine.legal_actions(state, seat.player_name)
+    if not legal:
+        return None
+    policy = sic_bots.get_policy(seat.bot_policy or "civic")
+    me = state.player(seat.player_name)
+    rng = random.Random(f"{table.seed}:{seat.position}:{state.round}:{state.phase}")
+    kind = legal[0]["type"]
+    if kind == "pact" and session.stage == Stage.PACT:
+        return {"type": "pact", "player": me.name, "coins": policy.pact(state, me, rng)}
+    if kind == "ballot" and VOTE_STAGES.get(session.stage) == legal[0]["kind"]:
+        vote_kind = legal[0]["kind"]
+        return {"type": "ballot", "kind": vote_kind,
+                "option": policy.vote(state, me, vote_kind, rng)}
+    if kind == "tie_break":
+        return {"type": "tie_break", "player": me.name,
+                "choice": policy.tie_break(state, me, state.tie.kind, list(state.tie.options),
+                                           rng)}
+    return None
+
+
+def _voters(table: Table) -> int:
+    return table.seats.filter(removed=False, shares__isnull=True).count()
+
+
+def _everyone_voted(table: Table, state: Any) -> bool:
+    active = set(table.seats.filter(removed=False, shares__isnull=True)
+                 .values_list("player_name", flat=True))
+    return active <= set(state.receipts)
+
+
+@transaction.atomic
+def session_undo(*, session: ClassSession, expected: str | None = None) -> ClassSession:
+    """Undo the teacher's last step and every student decision made after it."""
+    session = _locked_session(session)
+    if not session.is_open:
+        raise ServiceError("read_only", _("This lesson is over and can no longer change."))
+    if expected is not None and expected != session.phase_id:
+        raise ServiceError("stale", _("The lesson has already moved on; the screen has been "
+                                      "updated."), status=409)
+    step = _last_step(session)
+    if step is None:
+        raise ServiceError("nothing_to_undo", _("There is nothing to undo."))
+    tables = list(session.tables.select_for_update().order_by("number"))
+    seat_ids = list(session.seats.values_list("pk", flat=True))
+    if step.kind == "start":
+        session.tables.all().delete()
+        session.seats.filter(is_bot=True).delete()
+        session.seats.update(table=None, position=None, shares=None, player_name="")
+        session.status, session.started_at = Status.LOBBY, None
+    step.delete()  # cascades to the actions, ledger rows, receipts and counters it led to
+    session.stage, session.round = step.stage_before, step.round_before
+    session.save(update_fields=["stage", "round", "status", "started_at"])
+    if step.kind != "start":
+        for table in tables:
+            save_state(table, replay_table(table))
+    broadcast.refresh(session.pk, seat_ids)
+    return session
+
+
+@transaction.atomic
+def session_pause(*, session: ClassSession, paused: bool) -> ClassSession:
+    session = _locked_session(session)
+    if not session.is_open:
+        raise ServiceError("read_only", _("This lesson is over and can no longer change."))
+    session.paused = paused
+    session.save(update_fields=["paused"])
+    broadcast.refresh(session.pk, session.seats.values_list("pk", flat=True))
+    return session
+
+
+@transaction.atomic
+def session_archive(*, session: ClassSession) -> ClassSession:
+    session = _locked_session(session)
+    if session.status != Status.FINISHED:
+        raise ServiceError("not_finished", _("Only a finished lesson can be archived."))
+    session.status = Status.ARCHIVED
+    session.save(update_fields=["status"])
+    return session
+
+
+# --------------------------------------------------------------------------- students
+
+
+def _seat_turn(seat_id: int, expected: str | None) -> tuple[Seat, Table, ClassSession]:
+    """Lock the seat's table, then read the seat and the session as they are now."""
+    seat = Seat.objects.filter(pk=seat_id).first()
+    if seat is None or seat.removed:
+        raise ServiceError("removed", _("You are no longer in this lesson."), status=403)
+    if seat.table_id is None or seat.shares_id is not None:
+        raise ServiceError("no_table", _("You do not have a seat at a table yet."), status=409)
+    table = Table.objects.select_for_update().get(pk=seat.table_id)
+    seat = Seat.objects.get(pk=seat_id)
+    if seat.removed:
+        raise ServiceError("removed", _("You are no longer in this lesson."), status=403)
+    session = ClassSession.objects.get(pk=table.session_id)
+    table.session = session
+    if session.status != Status.RUNNING:
+        raise ServiceError("read_only", _("This lesson is over."), status=409)
+    if session.paused:
+        raise ServiceError("paused", _("Your teacher has paused the game. Wait a moment."),
+                           status=409)
+    if expected is not None and expected != session.phase_id:
+        raise ServiceError("stale", _("That moment of the game is over; your screen has been "
+                                      "updated."), status=409)
+    return seat, table, session
+
+
+@transaction.atomic
+def pact_submit(*, seat_id: int, coins: Any, expected: str | None = None) -> None:
+    seat, table, session = _seat_turn(seat_id, expected)
+    if session.stage != Stage.PACT:
+        raise ServiceError("wrong_phase", _("The opening pact is over."), status=409)
+    if not isinstance(coins, int) or isinstance(coins, bool) or not 0 <= coins <= 3:
+        raise ServiceError("bad_coins", _("Choose 0, 1, 2 or 3 coins."))
+    state = load_state(table)
+    state, _e = apply_action(table, state, {"type": "pact", "player": seat.player_name,
+                                            "coins": coins},
+                             actor=Actor.SEAT, seat=seat, step=_last_step(session))
+    _settle(table, session, _last_step(session), state)
+    broadcast.progress(session.pk, table.number, {"what": "pact"}, seat.pk)
+    if state.phase != "pact":  # everyone has contributed: roles are dealt
+        broadcast.refresh(session.pk, table.seats.values_list("pk", flat=True))
+
+
+@transaction.atomic
+def ballot_cast(*, seat_id: int, kind: Any, option: Any, expected: str | None = None) -> None:
+    """Put a token in the bag: a receipt for the seat and +1 on the option's counter."""
+    seat, table, session = _seat_turn(seat_id, expected)
+    if kind not in VOTE_OPTIONS:
+        raise ServiceError("bad_kind", _("Unknown vote."))
+    if VOTE_STAGES.get(session.stage) != kind:
+        raise ServiceError("vote_closed", _("This vote is not open."), status=409)
+    if option not in VOTE_OPTIONS[kind]:
+        raise ServiceError("bad_option", _("That is not one of the options."))
+    state = load_state(table)
+    if BallotReceipt.objects.filter(seat=seat, round=state.round, kind=kind).exists():
+        raise ServiceError("already_voted", _("Your token is already in the bag."), status=409)
+    step = _last_step(session)
+    state = _cast(table, session, state, seat, kind, option, step)
+    voted = len(state.receipts)
+    state = _settle(table, session, step, state)
+    if state.phase != f"{kind}_vote":  # the bag was full: counted
+        broadcast.refresh(session.pk, table.seats.values_list("pk", flat=True))
+    else:
+        broadcast.progress(session.pk, table.number,
+                           {"what": "vote", "kind": kind, "voted": voted,
+                            "of": _voters(table)}, seat.pk)
+
+
+def _cast(table: Table, session: ClassSession, state: Any, seat: Seat, kind: str, option: str,
+          step: TeacherStep | None) -> Any:
+    state, _e = apply_action(table, state, {"type": "ballot", "kind": kind,
+                                            "player": seat.player_name},
+                             actor=Actor.SEAT, seat=seat, step=step)
+    try:
+        with transaction.atomic():
+            BallotReceipt.objects.create(table=table, seat=seat, round=state.round, kind=kind,
+                                         step=step)
+    except IntegrityError:
+        raise ServiceError("already_voted", _("Your token is already in the bag."),
+                           status=409) from None
+    updated = VoteCounter.objects.filter(table=table, round=state.round, kind=kind,
+                                         option=option).update(votes=F("votes") + 1)
+    if updated != 1:
+        raise ServiceError("vote_closed", _("This vote is not open."), status=409)
+    return state
+
+
+@transaction.atomic
+def tie_break_submit(*, choice: Any, seat_id: int | None = None,
+                     session: ClassSession | None = None, table_number: int | None = None,
+                     expected: str | None = None) -> None:
+    """The decider settles a tie (or passes); the teacher may decide for an absent decider."""
+    if seat_id is not None:
+        seat, table, session = _seat_turn(seat_id, None)
+        actor, name = Actor.SEAT, seat.player_name
+    else:
+        assert session is not None
+        session = _locked_session(session)
+        _check_can_drive(session, expected)
+        table = Table.objects.select_for_update().filter(session=session,
+                                                         number=table_number).first()
+        if table is None:
+            raise ServiceError("not_found", _("There is no such table."), status=404)
+        seat, actor, name = None, Actor.TEACHER, ""
+    state = load_state(table)
+    if state.phase != "tie_break" or state.tie is None:
+        raise ServiceError("no_tie", _("There is no tie to break."), status=409)
+    decider = state.tie.deciders[0]
+    if seat is not None and name != decider:
+        raise ServiceError("not_your_turn", _("It is not your turn to break the tie."),
+                           status=403)
+    if choice is not None and choice not in state.tie.options:
+        raise ServiceError("bad_option", _("Choose one of the tied options."))
+    step = _last_step(session)
+    state, _e = apply_action(table, state, {"type": "tie_break", "player": decider,
+                                            "choice": choice},
+                             actor=actor, seat=seat, step=step)
+    _settle(table, session, step, state)
+    broadcast.refresh(session.pk, table.seats.values_list("pk", flat=True))
+
+
+def seat_set_connected(*, seat_id: int, connected: bool) -> None:
+    Seat.objects.filter(pk=seat_id, removed=False).update(connected=connected)

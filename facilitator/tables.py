@@ -1,0 +1,153 @@
+"""A table's game, stored as a log: rebuild its state, append decisions, keep the ledger.
+
+Call these inside a transaction that holds the table's row lock (see ``services``).
+The full record of a table is its log with the ballots put back in: one ``ballot`` per
+receipt just before the ``count`` that emptied that bag (receipts are sorted by seat, so not
+even the order of casting survives), and the receipts of a still-open vote at the end.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from django.db.models import Max
+from django.utils.translation import gettext
+
+from facilitator.clock import now
+from facilitator.errors import ServiceError
+from facilitator.models import LedgerEntry, Seat, Table, TableAction, TeacherStep
+from games.core import Action, Engine, Event, InvalidAction, get_engine
+
+
+def engine_of(table: Table) -> Engine:
+    return get_engine(table.session.game)
+
+
+def record_actions(table: Table) -> list[Action]:
+    """The table's decisions in order (DESIGN §3), ballots rebuilt from the receipts."""
+    bags: dict[tuple[int, str], list[str]] = defaultdict(list)
+    receipts = table.receipts.order_by("seat__position").values_list(
+        "round", "kind", "seat__player_name")
+    for round_, kind, name in receipts:
+        bags[(round_, kind)].append(name)
+    actions: list[Action] = []
+    for round_, payload in table.actions.order_by("seq").values_list("round", "payload"):
+        if payload.get("type") == "count":
+            kind = payload["kind"]
+            actions.extend(_ballots(kind, bags.pop((round_, kind), [])))
+        actions.append(payload)
+    for (_, kind), names in sorted(bags.items()):
+        actions.extend(_ballots(kind, names))
+    return actions
+
+
+def _ballots(kind: str, names: list[str]) -> list[Action]:
+    return [{"type": "ballot", "kind": kind, "player": name} for name in names]
+
+
+def game_record(table: Table) -> dict[str, Any]:
+    return {"game": table.session.game, "version": 1, "seed": table.seed,
+            "config": table.config, "actions": record_actions(table)}
+
+
+def replay_table(table: Table) -> Any:
+    """The state rebuilt from scratch: config, seed and every decision."""
+    engine = engine_of(table)
+    state = engine.new_game(table.config, table.seed)
+    state, _ = engine.replay_actions(state, record_actions(table))
+    return state
+
+
+def load_state(table: Table) -> Any:
+    engine = engine_of(table)
+    if table.snapshot is None:
+        return replay_table(table)
+    return engine.from_dict(table.snapshot)
+
+
+def save_state(table: Table, state: Any) -> None:
+    table.snapshot = engine_of(table).to_dict(state)
+    table.save(update_fields=["snapshot"])
+
+
+def engine_error(exc: InvalidAction) -> ServiceError:
+    return ServiceError("invalid_action", gettext(exc.reason).format(**exc.params))
+
+
+def apply_action(table: Table, state: Any, action: Action, *, actor: str,
+                 seat: Seat | None = None, step: TeacherStep | None = None) -> tuple[Any,
+                                                                                    list[Event]]:
+    """Apply one decision; log it (ballots excepted) and record its coin transfers."""
+    engine = engine_of(table)
+    try:
+        new_state, events = engine.apply(state, action)
+    except InvalidAction as exc:
+        raise engine_error(exc) from None
+    log_entry = None
+    if action["type"] != "ballot":
+        last = table.actions.aggregate(m=Max("seq"))["m"] or 0
+        log_entry = TableAction.objects.create(
+            table=table, seq=last + 1, step=step, actor=actor, seat=seat,
+            round=getattr(state, "round", 0), payload=dict(action), created_at=now())
+    record_transfers(table, [e for e in events if e["type"] == "transfer"], log_entry)
+    return new_state, events
+
+
+def record_transfers(table: Table, transfers: list[Event], action: TableAction | None) -> None:
+    if not transfers:
+        return
+    last = table.ledger.aggregate(m=Max("seq"))["m"] or 0
+    details_keys = ("service", "option")
+    LedgerEntry.objects.bulk_create([
+        LedgerEntry(table=table, action=action, seq=last + i, round=t.get("round", 0),
+                    source=t["from"], destination=t["to"], amount=t["amount"],
+                    reason=t["reason"], details={k: t[k] for k in details_keys if k in t})
+        for i, t in enumerate(transfers, start=1)
+    ])
+
+
+def opening_transfers(state: Any) -> list[Event]:
+    """The coins every player holds before the first decision (3 each from the bank)."""
+    return [{"type": "transfer", "from": "bank", "to": f"player:{p.name}", "amount": p.coins,
+             "reason": "start", "round": 0} for p in state.players if p.coins]
+
+
+def ledger_balances(table: Table) -> dict[str, int]:
+    balances: dict[str, int] = defaultdict(int)
+    for source, destination, amount in table.ledger.values_list("source", "destination",
+                                                                 "amount"):
+        balances[source] -= amount
+        balances[destination] += amount
+    return dict(balances)
+
+
+def engine_balances(state: Any) -> dict[str, int]:
+    """Every account's balance as the engine sees it (the bank is minus the rest)."""
+    balances = {f"player:{p.name}": p.coins for p in state.players}
+    balances["table"] = state.pot
+    balances.update({f"fund:{s}": v.fund for s, v in state.services.items()})
+    balances["pact"] = sum(p.pact or 0 for p in state.players) - (state.pact_total or 0)
+    balances["bank"] = -sum(balances.values())
+    return balances
+
+
+def verify_table(table: Table) -> list[str]:
+    """Problems found: snapshot vs full replay, ledger vs engine, coins conserved."""
+    engine = engine_of(table)
+    problems: list[str] = []
+    replayed = replay_table(table)
+    if table.snapshot is not None and engine.to_dict(replayed) != table.snapshot:
+        problems.append("the snapshot differs from a full replay of the log")
+    ledger = ledger_balances(table)
+    expected = engine_balances(replayed)
+    for acct in sorted(set(ledger) | set(expected)):
+        if ledger.get(acct, 0) != expected.get(acct, 0):
+            problems.append(f"{acct}: ledger {ledger.get(acct, 0)}, engine {expected.get(acct, 0)}")
+    if sum(ledger.values()) != 0:
+        problems.append("the ledger does not balance (coins created or lost)")
+    return problems
+
+
+def player_names(table: Table) -> dict[str, Seat]:
+    return {s.player_name: s for s in table.seats.filter(shares__isnull=True)}
