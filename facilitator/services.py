@@ -17,7 +17,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.db.models import F, Max
+from django.db.models import Case, F, Max, Value, When
 from django.utils.translation import gettext as _
 
 from facilitator import broadcast, seating
@@ -32,6 +32,7 @@ from facilitator.models import (
     TeacherStep,
     VoteCounter,
 )
+from facilitator.pacing import ROUND_STAGES, failure_moment, moment
 from facilitator.tables import (
     apply_action,
     load_state,
@@ -85,6 +86,9 @@ def session_create(*, owner: AbstractBaseUser, title: str = "",
         raise ServiceError("unknown_game", _("That game is not available."))
     if language not in dict(ClassSession._meta.get_field("language").choices):
         raise ServiceError("unknown_language", _("That language is not available."))
+    # Fix: options that are not an object (e.g. a list) raised TypeError instead of an error.
+    if options is not None and not isinstance(options, dict):
+        raise ServiceError("bad_options", _("Lesson options must be named settings."))
     merged = {**DEFAULT_OPTIONS, **(options or {})}
     _check_options(merged)
     for _attempt in range(20):
@@ -150,7 +154,11 @@ def clean_nickname(raw: str) -> str:
 
 def session_by_code(code: str) -> ClassSession:
     code = normalise_code(code)
-    session = ClassSession.objects.filter(join_code=code).order_by("-created_at").first()
+    # Fix: prefer the open session holding the code. A finished session may share it (codes
+    # are reused) and, created in the same instant, "newest first" could pick the closed one.
+    session = (ClassSession.objects.filter(join_code=code, status__in=ClassSession.OPEN_STATUSES)
+               .first()
+               or ClassSession.objects.filter(join_code=code).order_by("-created_at").first())
     if session is None or len(code) != JOIN_CODE_LENGTH:
         raise ServiceError("wrong_code", _("There is no lesson with that code. Check the code "
                                            "on the board and try again."), status=404)
@@ -164,10 +172,17 @@ def seat_join(*, code: str, nickname: str) -> tuple[Seat, str]:
     """A student joins the lobby; returns the seat and its token (for the phone's cookie)."""
     session = session_by_code(code)
     name = clean_nickname(nickname)
+    # Fix: lock the session so a join cannot slip in while the teacher starts the lesson
+    # (it would leave a seat with no table in a running lesson).
+    session = _locked_session(session)
     if session.status != Status.LOBBY:
         raise ServiceError("already_started", _("This lesson has already started. Ask your "
                                                 "teacher to give you a seat."), status=409)
-    if session.seats.filter(nickname__iexact=name, removed=False).exists():
+    # Fix: compare case-insensitively in Python too: SQLite's iexact/LOWER() fold ASCII only,
+    # so "ÉMILE" and "émile" both got in.
+    taken = {n.casefold() for n in session.seats.filter(removed=False)
+             .values_list("nickname", flat=True)}
+    if name.casefold() in taken:
         raise ServiceError("nickname_taken", _("Someone is already called %(name)s. Please "
                                                "choose another nickname.") % {"name": name},
                            status=409)
@@ -198,6 +213,11 @@ def seat_remove(*, session: ClassSession, seat: Seat) -> None:
         seat.delete()
     else:
         Seat.objects.filter(pk=seat_id).update(removed=True, token_hash=None, connected=False)
+        # Fix: the seat now abstains; if everyone else is already in the bag, count it now
+        # (before, the vote stayed open until the teacher moved on).
+        table = Table.objects.select_for_update().filter(pk=seat.table_id).first()
+        if table is not None:
+            _settle(table, session, _last_step(session))
     broadcast.seat_removed(seat_id)
     broadcast.refresh(session.pk)
 
@@ -226,8 +246,13 @@ def _check_owned(session: ClassSession, seat: Seat) -> None:
 
 
 @transaction.atomic
-def session_start(*, session: ClassSession, fill: str | None = None) -> list[Table]:
-    """Seat the class at tables of 6–8 and open the pact. ``fill``: "bots" or "pairs"."""
+def session_start(*, session: ClassSession, fill: str | None = None,
+                  seed: int | None = None) -> list[Table]:
+    """Seat the class at tables of 6–8 and open the pact. ``fill``: "bots" or "pairs".
+
+    Seating and each table's seed come from ``random.SystemRandom`` unless a ``seed`` is
+    injected (tests, demos), which makes the whole lesson reproducible.
+    """
     session = _locked_session(session)
     if session.status != Status.LOBBY:
         raise ServiceError("already_started", _("This lesson has already started."))
@@ -246,7 +271,8 @@ def session_start(*, session: ClassSession, fill: str | None = None) -> list[Tab
                 "bots, or let some students share a seat.") % {"n": len(students)})
         raise ServiceError("cannot_seat", _("%(n)d students cannot be seated that way.")
                            % {"n": len(students)})
-    rng = random.SystemRandom()
+    rng = random.SystemRandom() if seed is None else random.Random(seed)
+    students.sort(key=lambda s: s.pk)
     rng.shuffle(students)
     partners = [students.pop() for _ in range(plan.pairs)]
     taken = {s.nickname.casefold() for s in students + partners}
@@ -321,22 +347,12 @@ def session_advance(*, session: ClassSession, expected: str | None = None) -> Cl
         raise ServiceError("tie_break_pending", _(
             "Waiting for a tie-break at table %(tables)s.") % {
                 "tables": ", ".join(map(str, waiting))})
-    if not live:
-        nxt, nrnd = Stage.FINAL, rnd
-    elif stage == Stage.PACT:
-        nxt, nrnd = Stage.EVENT, 1
-    elif stage == Stage.EVENT:
-        nxt, nrnd = (Stage.MIDLIFE if rnd == sic_data.MIDLIFE_ROUND else Stage.DEBATE), rnd
-    elif stage == Stage.DEBATE:
-        nxt, nrnd = Stage.TAX_VOTE, rnd
-    elif stage == Stage.TAX_VOTE:
-        nxt, nrnd = Stage.PAY, rnd
-    elif stage == Stage.PAY:
-        nxt, nrnd = Stage.BUDGET_VOTE, rnd
-    elif stage in (Stage.BUDGET_VOTE, Stage.MIDLIFE):
-        nxt, nrnd = Stage.END_OF_ROUND, rnd
-    else:  # END_OF_ROUND
-        nxt, nrnd = (Stage.FINAL, rnd) if rnd >= sic_data.ROUNDS else (Stage.EVENT, rnd + 1)
+    # Fix: leave the normal sequence only when the State failed at every table. A last budget
+    # vote that closes itself (everyone voted) also ends a game, and "next" then skipped
+    # round 8's end of round (the last split) straight to the final count.
+    nxt, nrnd = _next_stage(stage, rnd)
+    if not live and all(states[t.pk].failed for t in tables):
+        nxt, nrnd = _after_failure(session, tables, states, (nxt, nrnd))
     session.stage, session.round = nxt, nrnd
     if nxt == Stage.FINAL:
         session.status, session.finished_at = Status.FINISHED, now()
@@ -353,6 +369,36 @@ def session_advance(*, session: ClassSession, expected: str | None = None) -> Cl
         state = _settle(table, session, step, state)
     broadcast.refresh(session.pk, session.seats.values_list("pk", flat=True))
     return session
+
+
+def _next_stage(stage: str, rnd: int) -> tuple[str, int]:
+    """The lesson's stage sequence (round 4 is the Midlife Crossroads: no debate, no votes)."""
+    if stage == Stage.PACT:
+        return Stage.EVENT, 1
+    if stage == Stage.EVENT:
+        return (Stage.MIDLIFE if rnd == sic_data.MIDLIFE_ROUND else Stage.DEBATE), rnd
+    if stage in (Stage.BUDGET_VOTE, Stage.MIDLIFE):
+        return Stage.END_OF_ROUND, rnd
+    if stage == Stage.END_OF_ROUND:
+        return (Stage.FINAL, rnd) if rnd >= sic_data.ROUNDS else (Stage.EVENT, rnd + 1)
+    following = {Stage.DEBATE: Stage.TAX_VOTE, Stage.TAX_VOTE: Stage.PAY,
+                 Stage.PAY: Stage.BUDGET_VOTE}
+    return following[stage], rnd
+
+
+def _after_failure(session: ClassSession, tables: list[Table], states: dict[int, Any],
+                   normal: tuple[str, int]) -> tuple[str, int]:
+    """The State failed at every table: walk on to the moment of the (last) failure, so the
+    class sees it happen, then go to the final count."""
+    moments = [failure_moment(True, states[t.pk].round, states[t.pk].history)
+               for t in tables if states[t.pk].failed]
+    target = max((m for m in moments if m), default=None)
+    if target and moment(session.round, session.stage) < target:
+        nxt, nrnd = normal
+        if moment(nrnd, nxt) > target:
+            return ROUND_STAGES[target[1]], target[0]
+        return normal
+    return Stage.FINAL, session.round
 
 
 def _check_can_drive(session: ClassSession, expected: str | None) -> None:
@@ -551,7 +597,8 @@ def pact_submit(*, seat_id: int, coins: Any, expected: str | None = None) -> Non
 def ballot_cast(*, seat_id: int, kind: Any, option: Any, expected: str | None = None) -> None:
     """Put a token in the bag: a receipt for the seat and +1 on the option's counter."""
     seat, table, session = _seat_turn(seat_id, expected)
-    if kind not in VOTE_OPTIONS:
+    # Fix: an unhashable kind (a list from a JSON frame) raised TypeError here.
+    if not isinstance(kind, str) or kind not in VOTE_OPTIONS:
         raise ServiceError("bad_kind", _("Unknown vote."))
     if VOTE_STAGES.get(session.stage) != kind:
         raise ServiceError("vote_closed", _("This vote is not open."), status=409)
@@ -584,9 +631,12 @@ def _cast(table: Table, session: ClassSession, state: Any, seat: Seat, kind: str
     except IntegrityError:
         raise ServiceError("already_voted", _("Your token is already in the bag."),
                            status=409) from None
-    updated = VoteCounter.objects.filter(table=table, round=state.round, kind=kind,
-                                         option=option).update(votes=F("votes") + 1)
-    if updated != 1:
+    # Fix: touch every counter of the bag (+1 on the option, +0 on the others) so that on
+    # PostgreSQL all of them carry this transaction's id (xmin). Updating one row stamped it
+    # with the same xmin as the voter's receipt: `SELECT xmin` linked a seat to its option.
+    updated = VoteCounter.objects.filter(table=table, round=state.round, kind=kind).update(
+        votes=F("votes") + Case(When(option=option, then=Value(1)), default=Value(0)))
+    if updated != len(VOTE_OPTIONS[kind]):
         raise ServiceError("vote_closed", _("This vote is not open."), status=409)
     return state
 
@@ -597,7 +647,8 @@ def tie_break_submit(*, choice: Any, seat_id: int | None = None,
                      expected: str | None = None) -> None:
     """The decider settles a tie (or passes); the teacher may decide for an absent decider."""
     if seat_id is not None:
-        seat, table, session = _seat_turn(seat_id, None)
+        # Fix: the phone's phase id was ignored here (a stale tie-break went through).
+        seat, table, session = _seat_turn(seat_id, expected)
         actor, name = Actor.SEAT, seat.player_name
     else:
         assert session is not None

@@ -5,4 +5,12 @@ from facilitator import views
 app_name = "facilitator"
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
+    path("lessons/new/", views.lesson_new, name="lesson_new"),
+    path("lessons/<int:session_id>/", views.console, name="console"),
+    path("lessons/<int:session_id>/act/", views.console_act, name="console_act"),
+    path("lessons/<int:session_id>/students/", views.students, name="students"),
+    path("lessons/<int:session_id>/qr.svg", views.join_qr, name="join_qr"),
+    path("lessons/<int:session_id>/seats/<int:seat_id>/reseat/", views.reseat, name="reseat"),
+    path("lessons/<int:session_id>/tables/<int:number>/record.json", views.export_record,
+         name="export_record"),
 ]

@@ -1,16 +1,225 @@
+"""HTTP views: thin. Pages render from selectors; the few forms call a service."""
+
+from __future__ import annotations
+
+import qrcode
+import qrcode.image.svg
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import translation
+from django.views.decorators.http import require_http_methods, require_POST
+
+from facilitator import actions, selectors, services
+from facilitator.consumers import SEAT_COOKIE
+from facilitator.errors import ServiceError
+from facilitator.forms import JoinForm, NewLessonForm
+from facilitator.models import ClassSession
+from facilitator.network import lan_ip
+from facilitator.presenters import phone_context, projector_context
+from facilitator.tables import game_record
+
+SEAT_COOKIE_AGE = 24 * 3600
+CODE_ERRORS = {"wrong_code", "closed_code", "already_started"}
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+    return render(request, "home.html", {"form": JoinForm()})
 
 
 def about(request: HttpRequest) -> HttpResponse:
     return render(request, "about.html")
 
 
+# --------------------------------------------------------------------------- students
+
+
+def _set_seat_cookie(response: HttpResponse, token: str) -> None:
+    response.set_cookie(SEAT_COOKIE, token, max_age=SEAT_COOKIE_AGE, httponly=True,
+                        samesite="Lax", secure=settings.SESSION_COOKIE_SECURE)
+
+
+@require_http_methods(["GET", "POST"])
+def join(request: HttpRequest, code: str = "") -> HttpResponse:
+    current = selectors.seat_for_token(request.COOKIES.get(SEAT_COOKIE))
+    status = 200
+    if request.method == "POST":
+        form = JoinForm(request.POST)
+        if form.is_valid():
+            try:
+                _seat, token = services.seat_join(code=form.cleaned_data["code"],
+                                                  nickname=form.cleaned_data["nickname"])
+            except ServiceError as exc:
+                form.add_error("code" if exc.code in CODE_ERRORS else "nickname", exc.message)
+                status = exc.status
+            else:
+                response = redirect("play")
+                _set_seat_cookie(response, token)
+                return response
+        else:
+            status = 400
+    else:
+        form = JoinForm(initial={"code": services.normalise_code(code)})
+    return render(request, "play/join.html", {"form": form, "current": current}, status=status)
+
+
+def claim_seat(request: HttpRequest, token: str) -> HttpResponse:
+    """A re-seat link from the teacher: this phone takes over the seat."""
+    seat = selectors.seat_for_token(token)
+    if seat is None or not seat.session.is_open:
+        return render(request, "play/claim_failed.html", status=410)
+    response = redirect("play")
+    _set_seat_cookie(response, token)
+    return response
+
+
+def play(request: HttpRequest, error: ServiceError | None = None) -> HttpResponse:
+    seat = selectors.seat_for_token(request.COOKIES.get(SEAT_COOKIE))
+    if seat is None:
+        return redirect("join")
+    view = selectors.seat_view(seat)
+    with translation.override(seat.session.language):
+        context = {**phone_context(view), "error": error.message if error else None}
+        return render(request, "play/phone.html", context, status=error.status if error else 200)
+
+
+@require_POST
+def play_act(request: HttpRequest) -> HttpResponse:
+    """The phone's actions as plain form posts (when its websocket cannot get through)."""
+    seat = selectors.seat_for_token(request.COOKIES.get(SEAT_COOKIE))
+    if seat is None:
+        return redirect("join")
+    with translation.override(seat.session.language):
+        try:
+            message = actions.parse(actions.SEAT_MESSAGES, actions.from_form(request.POST))
+            actions.seat_act(seat.pk, message)
+        except ServiceError as exc:
+            return play(request, error=exc)
+    return redirect("play")
+
+
+# --------------------------------------------------------------------------- teachers
+
+
+def _owned(request: HttpRequest, session_id: int) -> ClassSession:
+    try:
+        return selectors.session_for_teacher(request.user, session_id)
+    except ServiceError:
+        raise Http404 from None
+
+
+def join_url(request: HttpRequest, code: str) -> str:
+    """The address phones use: the laptop's wifi address when the teacher browses locally."""
+    host = request.get_host()
+    name, _, port = host.partition(":")
+    if name in ("localhost", "127.0.0.1", "[::1]"):
+        host = f"{lan_ip()}:{port}" if port else lan_ip()
+    return f"{request.scheme}://{host}{reverse('join_code', args=[code])}"
+
+
 @login_required
 def dashboard(request: HttpRequest) -> HttpResponse:
-    return render(request, "facilitator/dashboard.html")
+    sessions = selectors.teacher_sessions(request.user)
+    return render(request, "facilitator/dashboard.html", {
+        "open_sessions": [s for s in sessions if s.is_open],
+        "past_sessions": [s for s in sessions if not s.is_open],
+    })
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def lesson_new(request: HttpRequest) -> HttpResponse:
+    form = NewLessonForm(request.POST or None, initial={"language": request.LANGUAGE_CODE})
+    if request.method == "POST" and form.is_valid():
+        try:
+            session = services.session_create(
+                owner=request.user, title=form.cleaned_data["title"],
+                game=form.cleaned_data["game"], language=form.cleaned_data["language"],
+                options=form.options())
+        except ServiceError as exc:
+            form.add_error(None, exc.message)
+        else:
+            return redirect("facilitator:console", session.pk)
+    return render(request, "facilitator/lesson_new.html", {"form": form},
+                  status=400 if form.errors else 200)
+
+
+@login_required
+def console(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = _owned(request, session_id)
+    view = selectors.projector_view(session)
+    with translation.override(session.language):
+        context = projector_context(view, join_url=join_url(request, session.join_code))
+        return render(request, "facilitator/console.html", context)
+
+
+@login_required
+@require_POST
+def console_act(request: HttpRequest, session_id: int) -> HttpResponse:
+    """The console's buttons as plain form posts (the websocket is used when it is up)."""
+    session = _owned(request, session_id)
+    with translation.override(session.language):
+        try:
+            message = actions.parse(actions.TEACHER_MESSAGES, actions.from_form(request.POST))
+            actions.teacher_act(session, message)
+        except ServiceError as exc:
+            view = selectors.projector_view(selectors.session_for_teacher(request.user,
+                                                                         session_id))
+            context = projector_context(view, join_url=join_url(request, session.join_code))
+            return render(request, "facilitator/console.html",
+                          {**context, "error": exc.message}, status=exc.status)
+    return redirect("facilitator:console", session_id)
+
+
+@login_required
+def students(request: HttpRequest, session_id: int) -> HttpResponse:
+    """Manage the class during the lesson: remove a student, give a seat to a new phone."""
+    session = _owned(request, session_id)
+    seats = session.seats.filter(is_bot=False).select_related("table", "shares").order_by(
+        "table__number", "position", "nickname")
+    return render(request, "facilitator/students.html", {"session": session, "seats": seats})
+
+
+@login_required
+def join_qr(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = _owned(request, session_id)
+    image = qrcode.make(join_url(request, session.join_code),
+                        image_factory=qrcode.image.svg.SvgPathImage, box_size=20, border=2)
+    return HttpResponse(image.to_string(), content_type="image/svg+xml")
+
+
+@login_required
+@require_POST
+def reseat(request: HttpRequest, session_id: int, seat_id: int) -> HttpResponse:
+    session = _owned(request, session_id)
+    seat = session.seats.filter(pk=seat_id).first()
+    if seat is None:
+        raise Http404
+    try:
+        token = services.seat_reseat(session=session, seat=seat)
+    except ServiceError as exc:
+        return render(request, "facilitator/error.html", {"message": exc.message},
+                      status=exc.status)
+    link = request.build_absolute_uri(reverse("claim_seat", args=[token]))
+    if "localhost" in link or "127.0.0.1" in link:
+        link = join_url(request, session.join_code).rsplit("/join/", 1)[0] + reverse(
+            "claim_seat", args=[token])
+    image = qrcode.make(link, image_factory=qrcode.image.svg.SvgPathImage, box_size=16)
+    return render(request, "facilitator/reseat.html", {
+        "session": session, "seat": seat, "link": link,
+        "qr": image.to_string(encoding="unicode")})
+
+
+@login_required
+def export_record(request: HttpRequest, session_id: int, number: int) -> JsonResponse:
+    session = _owned(request, session_id)
+    table = session.tables.filter(number=number).first()
+    if table is None:
+        raise Http404
+    response = JsonResponse(game_record(table), json_dumps_params={"indent": 2,
+                                                                  "ensure_ascii": False})
+    response["Content-Disposition"] = (
+        f'attachment; filename="lesson-{session.pk}-table-{number}.json"')
+    return response

@@ -83,6 +83,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "facilitator.middleware.ContentSecurityPolicyMiddleware",
 ]
 
 ROOT_URLCONF = "stateinclass.urls"

@@ -7,8 +7,16 @@ from facilitator import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("about/", views.about, name="about"),
+    path("join/", views.join, name="join"),
+    path("join/<str:code>/", views.join, name="join_code"),
+    path("seat/<str:token>/", views.claim_seat, name="claim_seat"),
+    path("play/", views.play, name="play"),
+    path("play/act/", views.play_act, name="play_act"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(),
+         name="password_change_done"),
     path("teacher/", include("facilitator.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -86,7 +86,7 @@ def test_teacher_logs_in_to_the_dashboard_and_out(teacher):
     dashboard = client.get("/teacher/")
     assert dashboard.status_code == 200
     html = dashboard.content.decode()
-    assert "You have no class sessions yet." in html
+    assert "No lesson is running." in html
     assert "TODO" not in html
 
     token = client.cookies["csrftoken"].value  # rotated at login

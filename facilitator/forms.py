@@ -1,0 +1,50 @@
+"""Forms for the few HTTP pages that change something: joining and creating a lesson."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
+
+from facilitator.models import ClassSession
+from games.state_in_class import bots
+
+
+class JoinForm(forms.Form):
+    code = forms.CharField(
+        label=_("Lesson code"), max_length=12,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters",
+                                      "spellcheck": "false", "inputmode": "text"}))
+    nickname = forms.CharField(
+        label=_("Your nickname"), max_length=60,
+        help_text=_("Up to 20 characters. Your classmates will see it."),
+        widget=forms.TextInput(attrs={"autocomplete": "nickname", "maxlength": "20"}))
+
+
+class NewLessonForm(forms.Form):
+    title = forms.CharField(label=_("Lesson title"), max_length=120, required=False,
+                            help_text=_("For example: 3B Economics, Tuesday."))
+    game = forms.ChoiceField(label=_("Game"), choices=ClassSession.Game.choices,
+                             initial=ClassSession.Game.STATE_IN_CLASS)
+    language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES)
+    debate_seconds = forms.TypedChoiceField(
+        label=_("Debate timer"), coerce=int, initial=120,
+        choices=[(60, _("1 minute")), (120, _("2 minutes (as in the rules)")),
+                 (180, _("3 minutes")), (300, _("5 minutes"))])
+    bots_allowed = forms.BooleanField(
+        label=_("Bots may fill empty seats"), required=False, initial=True,
+        help_text=_("A table needs 6 to 8 players. Bots vote on their own and are marked "
+                    "as bots."))
+    bot_policy = forms.ChoiceField(
+        label=_("How bots play"), initial="civic",
+        choices=[("civic", _("Civic: progressive tax, spread budget")),
+                 ("class-selfish", _("Selfish: pay as little as possible")),
+                 ("random", _("Random"))])
+
+    def options(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        assert data["bot_policy"] in bots.POLICIES
+        return {"debate_seconds": data["debate_seconds"], "bots_allowed": data["bots_allowed"],
+                "bot_policy": data["bot_policy"]}

@@ -1,0 +1,433 @@
+"""Turn selector views into what the templates show, in the active language.
+
+The engine moves on by itself (DESIGN §3): when a bag is counted the rest of the round and the
+next round's event resolve at once. The lesson, though, is paced by the teacher, so what the
+projector and the phones show is the game *as of the teacher's stage*: a round the teacher has
+not reached yet (its event, its Midlife cards, its coins) stays out of view until then.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from facilitator import seating
+from facilitator.models import ClassSession
+from facilitator.pacing import failure_moment, moment
+from games.state_in_class import data
+
+Stage = ClassSession.Stage
+SERVICE_LETTERS = {data.HEALTH: "H", data.EDUCATION: "E", data.SHIELD: "S"}
+PHASE_BAR = [Stage.EVENT, Stage.DEBATE, Stage.TAX_VOTE, Stage.PAY, Stage.BUDGET_VOTE,
+             Stage.END_OF_ROUND]
+STAGE_ORDER = [Stage.LOBBY, Stage.PACT, Stage.EVENT, Stage.DEBATE, Stage.MIDLIFE,
+               Stage.TAX_VOTE, Stage.PAY, Stage.BUDGET_VOTE, Stage.END_OF_ROUND, Stage.FINAL]
+
+
+def role_name(role: str | None) -> str:
+    return _(data.ROLES[role].name) if role else ""
+
+
+def service_name(service: str) -> str:
+    return _(data.SERVICE_NAMES[service])
+
+
+def class_name(klass: str | None) -> str:
+    return _(data.CLASS_NAMES[klass]) if klass else ""
+
+
+def coins(n: int) -> str:
+    return ngettext("%(n)d coin", "%(n)d coins", abs(n)) % {"n": n}
+
+
+def signed(n: int) -> str:
+    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
+
+
+# --------------------------------------------------------------------------- texts
+
+
+def event_effect(event: str, effect: dict[str, Any]) -> str:
+    """The event's effect resolved for this table, e.g. "Health is 2 → cost of living +2"."""
+    kind = effect.get("effect")
+    if kind == "boom":
+        return _("Everyone receives %(n)d coins.") % {"n": effect["coins"]}
+    if kind == "surcharge":
+        return _("%(service)s is at level %(level)d → everyone's cost of living +2 this round.") % {
+            "service": service_name(effect["service"]), "level": effect["level"]}
+    if kind == "spared":
+        return _("%(service)s is at level %(level)d → no extra cost this round.") % {
+            "service": service_name(effect["service"]), "level": effect["level"]}
+    if kind == "tech_bonus":
+        return _("Education is at level %(level)d → the middle and working classes earn 2 more "
+                 "coins every round from now on.") % {"level": effect["level"]}
+    if kind == "missed":
+        return _("Education is only at level %(level)d → no bonus.") % {"level": effect["level"]}
+    if kind == "storm":
+        levels = effect.get("levels", {})
+        return _("Tension +1. Health %(h)d and Social Shield %(s)d → everyone loses "
+                 "%(coins)s.") % {"h": levels.get(data.HEALTH, 0),
+                                  "s": levels.get(data.SHIELD, 0),
+                                  "coins": coins(effect["loss"])}
+    if kind == "peace":
+        return _("Tension is %(t)d → 15 extra coins for this round's budget.") % {
+            "t": effect["tension"]}
+    if kind == "no_peace":
+        return _("Tension is %(t)d, above 3 → no extra coins.") % {"t": effect["tension"]}
+    return _(data.EVENT_TEXTS[event])
+
+
+def tension_reason(change: dict[str, Any]) -> str:
+    reason = change.get("reason")
+    role = role_name(change.get("role"))
+    if reason == "could_not_pay":
+        text = _("%(role)s could not pay") % {"role": role}
+    elif reason == "midlife":
+        text = _("%(role)s got an Exclusion token at the Midlife Crossroads") % {"role": role}
+    elif reason == "service_at_level_1":
+        text = _("%(service)s is still at level 1") % {"service": service_name(change["service"])}
+    elif reason == "strong_services":
+        text = _("all three services are at level 4 or more")
+    elif reason == "storm":
+        text = _("the Great storm")
+    elif reason == "weak_country":
+        text = _("%(role)s drew “Nothing happens to you” in a weak country") % {"role": role}
+    else:
+        text = str(reason)
+    return f"{signed(change['delta'])}: {text}"
+
+
+def statement_reason(entry: dict[str, Any]) -> str:
+    reason = entry["reason"]
+    labels = {
+        "start": _("Starting coins"), "pact": _("Opening pact"), "income": _("Income"),
+        "tax": _("Tax"), "cost_of_living": _("Cost of living"), "boom": _("Economic boom"),
+        "storm": _("Great storm"), "class_change": _("Class change"),
+    }
+    if reason.startswith("midlife:"):
+        card = data.MIDLIFE_CARDS[reason.split(":", 1)[1]]
+        return _("Midlife: %(card)s") % {"card": _(card.name)}
+    return labels.get(reason, reason)
+
+
+# --------------------------------------------------------------------------- pacing
+
+
+def stage_index(stage: str) -> int:
+    return STAGE_ORDER.index(stage) if stage in STAGE_ORDER else 0
+
+
+def visible_round(entry_round: int, session: dict[str, Any]) -> bool:
+    """Has the teacher reached the part of the game where this happened?"""
+    shown = session["round"]
+    if session["stage"] in (Stage.LOBBY, Stage.PACT):
+        return entry_round == 0
+    if session["stage"] == Stage.FINAL:
+        return True
+    if entry_round < shown:
+        return True
+    if entry_round > shown:
+        return False
+    if shown == data.MIDLIFE_ROUND:
+        return session["stage"] in (Stage.MIDLIFE, Stage.END_OF_ROUND)
+    return True
+
+
+def board_as_shown(game: dict[str, Any], session: dict[str, Any]) -> dict[str, Any]:
+    """Services, Tension and this round's story as of the teacher's stage."""
+    rnd = session["round"]
+    history = game.get("history") or []
+    entry = history[rnd - 1] if 0 < rnd <= len(history) else {}
+    ahead = game.get("round", 0) > rnd or game.get("over")
+    services = {s: dict(v) for s, v in game["services"].items()}
+    tension = game.get("tension")
+    if ahead and entry.get("levels") is not None and session["stage"] != Stage.FINAL:
+        for s in services:
+            services[s]["level"] = entry["levels"][s]
+            services[s]["fund"] = entry["funds"][s]
+        tension = entry.get("tension_after", tension)
+    return {"services": services, "tension": tension, "entry": entry}
+
+
+# --------------------------------------------------------------------------- building blocks
+
+
+def services_block(services: dict[str, Any], price: int) -> list[dict[str, Any]]:
+    return [{
+        "key": s, "name": service_name(s), "letter": SERVICE_LETTERS[s],
+        "level": v["level"], "fund": v["fund"], "price": price,
+        "to_next": None if v["level"] >= data.MAX_LEVEL else max(0, price - v["fund"]),
+        "effect": _(data.SERVICE_EFFECTS[s]), "pips": range(1, data.MAX_LEVEL + 1),
+    } for s, v in services.items()]
+
+
+def tally_block(tally: dict[str, int], kind: str) -> list[dict[str, Any]]:
+    top = max(tally.values(), default=0) or 1
+    rows = []
+    for option, votes in tally.items():
+        if kind == "tax":
+            label = f"{option} · {_(data.TAX_NAMES[option])}"
+            letter = option
+        else:
+            label, letter = service_name(option), SERVICE_LETTERS[option]
+        rows.append({"option": option, "label": label, "letter": letter, "votes": votes,
+                     "percent": round(100 * votes / top)})
+    return rows
+
+
+def split_block(split: dict[str, Any]) -> dict[str, Any]:
+    passes: dict[int, list[dict[str, Any]]] = {}
+    for step in split.get("steps", []):
+        passes.setdefault(step["pass"], []).append({
+            **step, "name": service_name(step["to"]), "letter": SERVICE_LETTERS[step["to"]],
+            "redirected": step["to"] != step["service"],
+            "from_name": service_name(step["service"])})
+    return {
+        "revenue": split.get("revenue", 0),
+        "ranking": [{"key": s, "name": service_name(s), "letter": SERVICE_LETTERS[s],
+                     "place": i + 1, "share": split["shares"].get(s, 0)}
+                    for i, s in enumerate(split.get("ranking", []))],
+        "passes": [{"number": n, "steps": steps} for n, steps in sorted(passes.items())],
+        "level_ups": [{"name": service_name(u["service"]), "level": u["level"],
+                       "letter": SERVICE_LETTERS[u["service"]]}
+                      for u in split.get("level_ups", [])],
+    }
+
+
+def midlife_block(draws: list[dict[str, Any]], names: dict[str, str]) -> list[dict[str, Any]]:
+    out = []
+    for d in draws:
+        card = data.MIDLIFE_CARDS[d["card"]]
+        measured = (_("The country") if card.measures == "country"
+                    else service_name(card.measures))
+        out.append({
+            "player": names.get(d["player"], d["player"]), "player_name": d["player"],
+            "role": role_name(d["role"]),
+            "card": _(card.name), "measures": measured, "level": d["level"],
+            "outcome": _(d["outcome"]).format(**(d.get("params") or {})),
+            "token": d["token"], "move": d["move"],
+        })
+    return out
+
+
+def class_change_text(change: dict[str, Any], names: dict[str, str]) -> str:
+    who = names.get(change["player"], change["player"])
+    result = change["result"]
+    if result == "changed":
+        return _("%(who)s becomes %(role)s (%(klass)s).") % {
+            "who": who, "role": role_name(change["to_role"]),
+            "klass": class_name(change["to_class"])}
+    if result == "no_spare":
+        return _("%(who)s would change class, but that spare role is taken: "
+                 "%(who)s stays %(role)s.") % {"who": who, "role": role_name(change["from_role"])}
+    if result == "top_bonus":
+        return _("%(who)s is already upper class and gains 5 coins.") % {"who": who}
+    if result == "bottom_token":
+        return _("%(who)s is already working class, cannot pay 5 coins and gets an Exclusion "
+                 "token.") % {"who": who}
+    return _("%(who)s is already working class and loses 5 coins.") % {"who": who}
+
+
+def final_block(final: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    ranking = sorted(final["players"].items(), key=lambda kv: -kv[1]["score"])
+    return {
+        "failed": final["failed"], "legacy": final["legacy"], "levels_sum": final["levels_sum"],
+        "tension": final["tension"], "pact_total": final["pact_total"],
+        "winners": [names.get(w, w) for w in final["winners"]],
+        "ranking": [{
+            "name": names.get(n, n), "role": role_name(p["role"]), "klass": class_name(p["class"]),
+            "coins": p["coins"], "pact": p["pact"], "score": p["score"],
+            "goal": _(data.GOAL_NAMES[p["goal"]]), "exclusions": p["exclusions"],
+            "breakdown": p["breakdown"], "winner": n in final["winners"],
+        } for n, p in ranking],
+    }
+
+
+# --------------------------------------------------------------------------- pages
+
+
+def phase_bar(session: dict[str, Any]) -> list[dict[str, Any]]:
+    current = session["stage"]
+    if current == Stage.MIDLIFE:
+        current = Stage.DEBATE  # the Midlife round replaces debate, votes and paying
+    labels = dict(ClassSession.Stage.choices)
+    return [{"key": s, "label": labels[s], "current": s == current,
+             "done": stage_index(s) < stage_index(current)} for s in PHASE_BAR]
+
+
+def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, Any]:
+    game = table["game"]
+    names = {s["name"]: s["nickname"] if not s["partner"] else s["name"] for s in table["seats"]}
+    shown = board_as_shown(game, session)
+    entry = shown["entry"]
+    stage = session["stage"]
+    after = stage_index(stage)
+    players = {p["name"]: p for p in game["players"]}
+    seats = [{**s, "role": role_name(players.get(s["name"], {}).get("role")),
+              "klass": players.get(s["name"], {}).get("class"),
+              "klass_name": class_name(players.get(s["name"], {}).get("class")),
+              "exclusions": range(players.get(s["name"], {}).get("exclusions", 0))}
+             for s in table["seats"]]
+    ctx: dict[str, Any] = {
+        "number": table["number"], "seats": seats, "players_count": len(seats),
+        "services": services_block(shown["services"], game["price"]),
+        "tension": shown["tension"], "tension_track": range(1, data.FAIL_TENSION + 1),
+        "failed": failure_seen(game, session),
+        "pact": game["pact"], "tax": game.get("tax"),
+        "vote": game.get("vote"), "tie_break": None,
+    }
+    if entry:
+        ctx["event"] = {"name": _(data.EVENT_NAMES[entry["event"]]),
+                        "effect": event_effect(entry["event"], entry.get("event_effect", {}))}
+        ctx["tension_changes"] = [tension_reason(c) for c in entry.get("tension", [])
+                                  if stage_allows_tension(c, stage)]
+        ctx["exclusions"] = [{"name": names.get(e["player"], e["player"]),
+                              "role": role_name(e["role"])} for e in entry.get("exclusions", [])
+                             if after >= stage_index(Stage.PAY) or e["reason"] == "midlife"]
+        if "tax" in entry and "winner" in entry["tax"] and after >= stage_index(Stage.PAY):
+            tax = entry["tax"]
+            ctx["tax_result"] = {
+                "bars": tally_block(tax["tally"], "tax"), "winner": tax["winner"],
+                "winner_name": _(data.TAX_NAMES[tax["winner"]]), "how": tax["decided_by"],
+                "voters": tax["voters"], "revenue": entry.get("revenue")}
+        if "split" in entry and after >= stage_index(Stage.END_OF_ROUND):
+            ctx["budget_result"] = {"bars": tally_block(entry["budget"]["tally"], "budget"),
+                                    "voters": entry["budget"]["voters"],
+                                    **split_block(entry["split"])}
+        if entry.get("obsolescence") and after >= stage_index(Stage.END_OF_ROUND):
+            ctx["obsolescence"] = True
+        if "midlife" in entry:
+            ctx["midlife"] = midlife_block(entry["midlife"], names)
+            ctx["class_changes"] = [class_change_text(c, names)
+                                    for c in entry.get("class_changes", [])]
+        ctx["tie_breaks"] = entry.get("tie_breaks", [])
+    if game.get("tie_break"):
+        tie = game["tie_break"]
+        labels = [service_name(o) if tie["kind"] == "budget" else o for o in tie["options"]]
+        ctx["tie_break"] = {"decider": names.get(tie["decider"], tie["decider"]),
+                            "kind": tie["kind"], "options": tie["options"],
+                            "pairs": list(zip(tie["options"], labels, strict=True))}
+    if game.get("final") and stage == Stage.FINAL:
+        ctx["final"] = final_block(game["final"], names)
+    return ctx
+
+
+def failure_seen(game: dict[str, Any], session: dict[str, Any]) -> bool:
+    """Has the teacher reached the moment this table's State failed?"""
+    when = failure_moment(game["failed"], game["round"], game.get("history") or [])
+    return when is not None and moment(session["round"], session["stage"]) >= when
+
+
+def stage_allows_tension(change: dict[str, Any], stage: str) -> bool:
+    """Show each Tension change once the teacher has reached the moment it happened."""
+    reason = change.get("reason")
+    if reason in ("service_at_level_1", "strong_services"):
+        return stage_index(stage) >= stage_index(Stage.END_OF_ROUND)
+    if reason == "could_not_pay":
+        return stage_index(stage) >= stage_index(Stage.PAY)
+    return True
+
+
+def next_label(session: dict[str, Any]) -> str:
+    stage, rnd = session["stage"], session["round"]
+    if stage == Stage.EVENT:
+        return _("Midlife cards") if rnd == data.MIDLIFE_ROUND else _("Start the debate")
+    if stage == Stage.END_OF_ROUND:
+        return _("Final count") if rnd >= data.ROUNDS else _("Next round")
+    return {
+        Stage.PACT: _("Close the pact"), Stage.DEBATE: _("Open the tax vote"),
+        Stage.TAX_VOTE: _("Count the votes"), Stage.PAY: _("Open the budget vote"),
+        Stage.BUDGET_VOTE: _("Count the votes"), Stage.MIDLIFE: _("End of round"),
+    }.get(stage, _("Next"))
+
+
+def seating_text(students: int) -> dict[str, Any] | None:
+    """What pressing Start will do with this many students (and the choices when needed)."""
+    if not students:
+        return None
+    even = seating.plan(students)
+    if even is not None:
+        return {"needs_fill": False, "text": ngettext(
+            "Start makes %(t)d table: %(sizes)s.", "Start makes %(t)d tables: %(sizes)s.",
+            len(even.tables)) % {"t": len(even.tables),
+                                 "sizes": " + ".join(map(str, even.tables))}}
+    bots, pairs = seating.plan(students, "bots"), seating.plan(students, "pairs")
+    return {
+        "needs_fill": True,
+        "text": ngettext("%(n)d student cannot be split into tables of 6 to 8. Choose:",
+                         "%(n)d students cannot be split into tables of 6 to 8. Choose:",
+                         students) % {"n": students},
+        "bots": ngettext("Add %(b)d bot (%(sizes)s)", "Add %(b)d bots (%(sizes)s)", bots.bots)
+        % {"b": bots.bots, "sizes": " + ".join(map(str, bots.tables))} if bots else None,
+        "pairs": ngettext("%(p)d pair shares a phone (%(sizes)s)",
+                          "%(p)d pairs share a phone (%(sizes)s)", pairs.pairs)
+        % {"p": pairs.pairs, "sizes": " + ".join(map(str, pairs.tables))} if pairs else None,
+    }
+
+
+def projector_context(view: dict[str, Any], *, join_url: str = "") -> dict[str, Any]:
+    session = view["session"]
+    code = session.get("join_code") or ""
+    return {
+        "next_label": next_label(session),
+        "seating": seating_text(len(view.get("lobby") or [])),
+        "session": session,
+        "stage_label": dict(ClassSession.Stage.choices).get(session["stage"], ""),
+        "phase_bar": phase_bar(session),
+        "rounds": [{"number": n, "current": n == session["round"],
+                    "done": n < session["round"],
+                    "midlife": n == data.MIDLIFE_ROUND} for n in range(1, data.ROUNDS + 1)],
+        "lobby": view.get("lobby"),
+        "join_url": join_url, "join_code": code, "join_code_spaced": f"{code[:3]} {code[3:]}",
+        "tables": [table_context(t, session) for t in view["tables"]],
+        "grid": len(view["tables"]) > 1,
+    }
+
+
+def phone_context(view: dict[str, Any]) -> dict[str, Any]:
+    session = view["session"]
+    ctx: dict[str, Any] = {"session": session, "seat": view["seat"], "can": view.get("can", {}),
+                           "stage_label": dict(ClassSession.Stage.choices).get(session["stage"])}
+    game = view.get("game")
+    if not game:
+        return ctx
+    table = table_context({**view["table"], "game": game}, session)
+    ctx["table"] = table
+    me = game.get("me")
+    if me is None:
+        return ctx
+    statement = [e for e in me["statement"] if visible_round(e["round"], session)]
+    balance = statement[-1]["balance"] if statement else me["coins"]
+    rounds: dict[int, list[dict[str, Any]]] = {}
+    for e in statement:
+        rounds.setdefault(e["round"], []).append(
+            {"label": statement_reason(e), "amount": signed(e["amount"]),
+             "positive": e["amount"] > 0})
+    role = me.get("role")
+    ctx["me"] = {
+        "name": me["name"], "coins": balance, "pact": me["pact"], "exclusions": me["exclusions"],
+        "has_voted": me["has_voted"], "decides_tie": me["decides_tie"],
+        "statement": [{"round": r, "items": items} for r, items in sorted(rounds.items(),
+                                                                       reverse=True)],
+        "this_round": rounds.get(session["round"], []),
+    }
+    if role:
+        ctx["role"] = {
+            **role, "name": role_name(role["id"]), "klass": class_name(role["class"]),
+            "description": _(data.ROLES[role["id"]].description),
+            "helped_by": [{"name": service_name(s), "letter": SERVICE_LETTERS[s],
+                           "effect": _(data.SERVICE_EFFECTS[s])} for s in role["helped_by"]],
+            "goals": [(_(data.GOAL_NAMES[k]), v) for k, v in role["goals"].items()],
+        }
+    if me.get("tax_preview") and game.get("tax_collects"):
+        ctx["taxes"] = [{"option": o, "name": _(data.TAX_NAMES[o]), "you_pay": me["tax_preview"][o],
+                         "collects": game["tax_collects"][o]} for o in data.TAX_OPTIONS]
+    ctx["budget_options"] = [{"option": s, "name": service_name(s), "letter": SERVICE_LETTERS[s],
+                              "effect": _(data.SERVICE_EFFECTS[s]),
+                              "level": game["services"][s]["level"]} for s in data.SERVICES]
+    if game.get("final") and session["stage"] == Stage.FINAL:
+        mine = game["final"]["players"].get(me["name"])
+        ctx["my_final"] = mine
+    return ctx

@@ -1,0 +1,187 @@
+// Live updates for the projector console and the phone, with no framework.
+// The server renders every screen (Django templates); this module only
+//  - keeps one websocket open (reconnecting after sleep or a wifi drop),
+//  - swaps in the HTML the server pushes,
+//  - sends the forms' actions over the socket (plain form posts still work without it),
+//  - on the console: keyboard shortcuts and the debate timer.
+const live = document.getElementById("live");
+const banner = document.getElementById("connection");
+let socket = null;
+let retry = 0;
+let pending = null; // the last action sent and not yet answered
+let bannerTimer = null;
+
+function socketUrl() {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${location.host}${live.dataset.socket}`;
+}
+
+function showBanner(show) {
+  clearTimeout(bannerTimer);
+  if (show) {
+    bannerTimer = setTimeout(() => { banner.hidden = false; }, 800);
+  } else {
+    banner.hidden = true;
+  }
+}
+
+function connect() {
+  if (socket && socket.readyState <= WebSocket.OPEN) return;
+  socket = new WebSocket(socketUrl());
+  socket.addEventListener("open", () => { retry = 0; showBanner(false); });
+  socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
+  socket.addEventListener("close", (event) => {
+    if (event.code === 4403) { location.reload(); return; }
+    showBanner(true);
+    retry = Math.min(retry + 1, 5);
+    setTimeout(connect, 500 * 2 ** retry);
+  });
+}
+
+function receive(message) {
+  if (message.type === "view") {
+    swap(message.html, message.phase);
+    resendIfLost(message.phase);
+  } else if (message.type === "progress") {
+    const target = live.querySelector(`[data-progress="${message.table}"]`);
+    if (target && message.text) target.textContent = message.text;
+  } else if (message.type === "ack") {
+    if (pending && pending.id === message.id) pending = null;
+  } else if (message.type === "error") {
+    const mine = pending && pending.id === message.id;
+    // A resent ballot that had in fact arrived is refused as a duplicate: nothing to report.
+    const quiet = mine && pending.resent && message.code === "already_voted";
+    if (mine) pending = null;
+    if (!quiet) showError(message.message);
+  } else if (message.type === "removed") {
+    location.reload();
+  }
+}
+
+function resendIfLost(phase) {
+  // An action sent just before the connection dropped: send it again if that moment of the
+  // lesson is still on. The server counts it once (a second ballot is refused).
+  if (pending && !pending.sentOnThisSocket && pending.message.expected === phase) {
+    send(pending.message, true);
+  }
+}
+
+// ---- console only: Midlife cards appear one by one, as they are read ----
+function revealKey() { return `reveal:${live.dataset.socket}:${live.dataset.phase}`; }
+function applyReveal() {
+  // Every table reveals its n-th card at the same press.
+  const shown = Number(sessionStorage.getItem(revealKey()) || 1);
+  for (const board of live.querySelectorAll("article")) {
+    board.querySelectorAll("[data-reveal]").forEach((item, i) => { item.hidden = i >= shown; });
+  }
+}
+function revealOne() {
+  if (!live.querySelector("[data-reveal][hidden]")) return false;
+  const shown = Number(sessionStorage.getItem(revealKey()) || 1) + 1;
+  sessionStorage.setItem(revealKey(), String(shown));
+  applyReveal();
+  return true;
+}
+
+function swap(html, phase) {
+  if (typeof html !== "string") return;
+  const focused = document.activeElement && document.activeElement.id;
+  live.innerHTML = html;
+  if (phase) live.dataset.phase = phase;
+  if (focused) document.getElementById(focused)?.focus();
+  startTimer();
+  applyReveal();
+}
+
+function showError(text) {
+  const box = live.querySelector("[data-error]");
+  if (box) { box.textContent = text; box.hidden = false; }
+}
+
+function send(message, resent = false) {
+  pending = { id: message.id, message, sentOnThisSocket: true, resent };
+  socket.send(JSON.stringify(message));
+  socket.addEventListener("close", () => { if (pending) pending.sentOnThisSocket = false; },
+    { once: true });
+}
+
+function formMessage(form, submitter) {
+  const data = new FormData(form);
+  if (submitter && submitter.name) data.set(submitter.name, submitter.value);
+  const message = {};
+  for (const [key, value] of data.entries()) {
+    if (key === "csrfmiddlewaretoken") continue;
+    if (["coins", "seat", "table"].includes(key) && /^-?\d+$/.test(value)) {
+      message[key] = Number(value);
+    } else if (key === "choice" && value === "pass") {
+      message[key] = null;
+    } else if (key === "fill" && value === "") {
+      message[key] = null;
+    } else {
+      message[key] = value;
+    }
+  }
+  message.id = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+  return message;
+}
+
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (event.submitter && event.submitter.value === "next" && revealOne()) {
+    event.preventDefault();
+    return;
+  }
+  if (!form.dataset.action || !socket || socket.readyState !== WebSocket.OPEN) return;
+  event.preventDefault();
+  send(formMessage(form, event.submitter));
+  for (const button of form.querySelectorAll("button")) button.disabled = true;
+});
+
+// Phones sleep: reconnect as soon as the page is visible or the network is back.
+document.addEventListener("visibilitychange", () => { if (!document.hidden) connect(); });
+window.addEventListener("online", connect);
+
+// ---- console only: keyboard shortcuts (a clicker sends space, arrows or page down) ----
+document.addEventListener("keydown", (event) => {
+  if (!live.dataset.socket.startsWith("/ws/lesson/")) return;
+  if (event.target.closest("input, textarea, select") || event.ctrlKey || event.metaKey || event.altKey) return;
+  const keys = { " ": "next", ArrowRight: "next", PageDown: "next", u: "u", U: "u", p: "p", P: "p" };
+  const key = keys[event.key];
+  if (!key) return;
+  const button = live.querySelector(`button[data-key="${key}"]`);
+  if (button && !button.disabled) { event.preventDefault(); button.click(); }
+});
+
+// ---- console only: the debate countdown (pause, +30 s), kept across reloads ----
+let tick = null;
+function startTimer() {
+  clearInterval(tick);
+  const box = live.querySelector("[data-timer]");
+  if (!box) return;
+  const key = `timer:${live.dataset.socket}:${live.dataset.phase}`;
+  const saved = JSON.parse(sessionStorage.getItem(key) || "null");
+  const state = saved || { end: Date.now() + 1000 * Number(live.dataset.debate || 120), left: null };
+  const save = () => sessionStorage.setItem(key, JSON.stringify(state));
+  save();
+  const show = () => {
+    const left = state.left ?? Math.max(0, state.end - Date.now());
+    const s = Math.ceil(left / 1000);
+    box.querySelector("[data-time]").textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+    box.classList.toggle("done", s === 0);
+  };
+  box.querySelector("[data-timer-toggle]").addEventListener("click", () => {
+    if (state.left === null) { state.left = Math.max(0, state.end - Date.now()); }
+    else { state.end = Date.now() + state.left; state.left = null; }
+    save(); show();
+  });
+  box.querySelector("[data-timer-add]").addEventListener("click", () => {
+    if (state.left === null) state.end += 30000; else state.left += 30000;
+    save(); show();
+  });
+  show();
+  tick = setInterval(show, 250);
+}
+
+startTimer();
+applyReveal();
+connect();
