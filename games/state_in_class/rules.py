@@ -32,6 +32,7 @@ Decisions the rulebook leaves open, and what we chose (also in ``docs/engine.md`
 from __future__ import annotations
 
 import contextlib
+import copy
 import math
 import random
 from collections.abc import Iterable, Mapping
@@ -111,7 +112,7 @@ def new_game(config: Mapping[str, Any], seed: int) -> GameState:
         raise InvalidConfig("'midlife_order' lists a card twice.")
     # Fix (tests/games/test_setup_and_pact.py): start every wallet empty; the bank then pays
     # the 3 starting coins below. Player() defaults to START_COINS, which gave everyone 6.
-    players = [Player(name=n, seat=i, coins=0) for i, n in enumerate(names)]
+    players = [Player(name=n, seat=i) for i, n in enumerate(names)]
     state = GameState(
         seed=seed, players=players, price=setup.price,
         roles_pin=dict(roles_pin), midlife_pin=list(midlife_pin),
@@ -218,7 +219,9 @@ def levels_sum(state: GameState) -> int:
 def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
     """Apply one decision to a copy of ``state``; the given state is never changed."""
     new = state.clone()
-    return new, step(new, action)
+    # Fix (tests/games/test_views_secrecy.py): some events share lists and dicts with the new
+    # state's history (tally, split, levels, Midlife draws); hand out detached copies.
+    return new, copy.deepcopy(step(new, action))
 
 
 def replay_actions(state: GameState, actions: Iterable[Action]) -> tuple[GameState,

@@ -26,7 +26,7 @@ PHASES = (PACT, TAX_VOTE, TIE_BREAK, BUDGET_VOTE, OVER)
 class Player:
     name: str
     seat: int
-    coins: int = data.START_COINS
+    coins: int = 0  # the bank pays the 3 starting coins in new_game (a ledger transfer)
     role: str | None = None
     exclusions: int = 0
     pact: int | None = None

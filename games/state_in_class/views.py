@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from games.core import Action, InvalidAction
@@ -78,7 +79,9 @@ def public_view(state: GameState) -> dict[str, Any]:
                      "exclusions": p.exclusions} for p in state.players],
         "tax_collects": {o: sum(tax_due(o, p.klass) for p in state.players)
                          for o in data.TAX_OPTIONS} if state.round else None,
-        "history": state.history,
+        # Fix (tests/games/test_views_secrecy.py): a copy, not the state's own list, so a
+        # caller editing a view (e.g. to translate it) cannot change the game.
+        "history": copy.deepcopy(state.history),
         "final": scores(state) if state.phase == OVER else None,
     }
     return view
@@ -87,7 +90,7 @@ def public_view(state: GameState) -> dict[str, Any]:
 def _me(state: GameState, p: Player) -> dict[str, Any]:
     me: dict[str, Any] = {
         "name": p.name, "seat": p.seat, "coins": p.coins, "pact": p.pact,
-        "exclusions": p.exclusions, "statement": p.statement,
+        "exclusions": p.exclusions, "statement": copy.deepcopy(p.statement),  # fix: a copy
         "role": role_card(p.role) if p.role else None,
         "has_voted": p.name in state.receipts,
         "decides_tie": bool(state.phase == TIE_BREAK and state.tie
