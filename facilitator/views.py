@@ -10,9 +10,10 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from facilitator import actions, selectors, services
+from facilitator import actions, ratelimit, selectors, services
 from facilitator.consumers import SEAT_COOKIE
 from facilitator.errors import ServiceError
 from facilitator.forms import JoinForm, NewLessonForm
@@ -47,13 +48,20 @@ def join(request: HttpRequest, code: str = "") -> HttpResponse:
     status = 200
     if request.method == "POST":
         form = JoinForm(request.POST)
-        if form.is_valid():
+        if ratelimit.too_many_failures(request):
+            form.is_valid()
+            form.add_error("code", _("Too many wrong codes from this network. Wait a minute, "
+                                     "then check the code on the board."))
+            status = 429
+        elif form.is_valid():
             try:
                 _seat, token = services.seat_join(code=form.cleaned_data["code"],
                                                   nickname=form.cleaned_data["nickname"])
             except ServiceError as exc:
                 form.add_error("code" if exc.code in CODE_ERRORS else "nickname", exc.message)
                 status = exc.status
+                if exc.code == "wrong_code":
+                    ratelimit.record_failure(request)
             else:
                 response = redirect("play")
                 _set_seat_cookie(response, token)

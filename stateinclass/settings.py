@@ -143,6 +143,15 @@ else:
         },
     }
 
+# The cache holds only short-lived counters (join-code guesses per client, hashed). Several
+# daphne processes must share them, so with Redis the cache lives there too.
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": REDIS_URL, "KEY_PREFIX": "sic"}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+JOIN_ATTEMPTS_PER_MINUTE = int(os.environ.get("JOIN_ATTEMPTS_PER_MINUTE", "20"))
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": f"django.contrib.auth.password_validation.{name}"}
     for name in (
