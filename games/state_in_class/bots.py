@@ -27,10 +27,16 @@ Pact behaviour, policy by policy (it sets the starting Tension, see the rulebook
 policy             pact coins            tax / budget
 =================  ====================  =================================================
 ``random``         0–3, uniformly        any option / any service, uniformly
-``always-A`` … D   1 or 2 (cautious)     always that option / the weakest service
+``always-A`` … D   1 (as in the roles    always that option / the weakest service
+                   proposal's hand sim)
 ``class-selfish``  0                     cheapest for its class / its class's service
 ``civic``          2 or 3 (generous)     C (progressive) / the weakest service
 =================  ====================  =================================================
+
+The tax policies all give one coin so that they differ only in the tax: every table of them
+starts at Tension 4 (fewer than 13/11/10 coins at 8/7/6 players). The pact itself is studied
+by the pact-dilemma experiment (``simulate.pact_dilemma``), which mixes contributions, and
+``FixedPact`` wraps any policy with another contribution.
 
 "The weakest service" is the lowest level, then the emptiest fund; seats rotate between
 equally weak services, so a table of these bots spreads its budget votes.
@@ -114,9 +120,12 @@ class RandomPolicy(Policy):
 
 
 class AlwaysPolicy(Policy):
-    """Always the same tax option; budget votes spread over the weakest service."""
+    """Always the same tax option; budget votes spread over the weakest service; pact 1 coin."""
 
     option: ClassVar[str] = "A"
+
+    def pact(self, state: GameState, me: Player, rng: random.Random) -> int:
+        return 1
 
     def tax(self, state: GameState, me: Player, rng: random.Random) -> str:
         return self.option
@@ -195,7 +204,7 @@ def _always(option: str) -> type[AlwaysPolicy]:
     return type(f"Always{option}Policy", (AlwaysPolicy,),
                 {"name": f"always-{option}", "option": option,
                  "__doc__": f"Always votes tax {option}; budget votes spread over the weakest "
-                            "service; pact 1–2 coins."})
+                            "service; pact 1 coin."})
 
 
 POLICIES: dict[str, type[Policy]] = {

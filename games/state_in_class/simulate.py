@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -211,16 +211,27 @@ def _check(games: int, players: int) -> None:
         raise ValueError("play at least one game")
 
 
-def simulate(policy: str, *, games: int, players: int = 8, seed: int = 0) -> dict[str, Any]:
-    """Play ``games`` seeded games with every seat on ``policy``; returns the statistics."""
+def simulate(policy: str, *, games: int, players: int = 8, seed: int = 0,
+             pact: int | None = None) -> dict[str, Any]:
+    """Play ``games`` seeded games with every seat on ``policy``; returns the statistics.
+
+    ``pact``: make every seat give that many coins instead of the policy's own contribution
+    (to see how much a result depends on the starting Tension).
+    """
     _check(games, players)
     get_policy(policy)  # fail early on an unknown name
+    if pact is not None and not 0 <= pact <= data.MAX_PACT:
+        raise ValueError(f"a pact contribution is 0 to {data.MAX_PACT} coins, not {pact}")
     stats = Stats(policy, players, seed)
     for i in range(games):
-        policies = [get_policy(policy) for _ in range(players)]
+        policies: list[Policy] = [get_policy(policy) for _ in range(players)]
+        if pact is not None:
+            policies = [FixedPact(p, pact) for p in policies]
         state, _ = play(policies, game_seed(seed, i))
         stats.add(state)
-    return stats.row()
+    row = stats.row()
+    row["pact"] = pact
+    return row
 
 
 # --------------------------------------------------------------------------- target 5
@@ -230,73 +241,67 @@ def pact_dilemma(policy: str = "always-C", *, games: int, players: int = 8,
                  seed: int = 0) -> dict[str, Any]:
     """Balance target 5: does giving to the pact lower Tension but expose the giver?
 
-    Every seat votes like ``policy`` but gives a pact drawn at random (0, 1, 2 or 3 coins,
-    uniformly and independently, seeded), so each game mixes givers and keepers. For each
-    contribution we measure, over every seat that gave it: the table's starting Tension, the
-    share of those players who got an Exclusion token in rounds 1–3 (the boom, the flu and the
-    cost-of-living crisis come before the first obsolescence), their coins at the end of round 3,
-    their final score and how often their table's State failed. ``tension_drop`` is how much
-    lower a 3-giver's table starts than a 0-giver's; ``exposure_pp`` is how many percentage
-    points more often a 3-giver is excluded in rounds 1–3. Failure by starting Tension shows
-    what the table gains from a low start.
+    Paired games ("what if I had given nothing?"). In game ``i`` every seat votes like
+    ``policy`` and gives a pact drawn at random (0–3 coins, uniformly, seeded), so each table
+    mixes givers and keepers; one seat (it rotates) is the focus. The game is played twice with
+    the same seed, the same roles and the same Midlife cards: once with the focus giving 3 coins
+    and once giving 0; nothing else differs. Averaged over the games:
+
+    - ``start_tension``: where the pact put Tension (the table's benefit);
+    - ``excluded_r1_3_pct``: how often the focus got an Exclusion token in rounds 1–3 (the
+      economic boom, the seasonal flu and the cost-of-living crisis), also by dealt class;
+    - ``coins_after_r3``, ``own_score``: what it cost the focus;
+    - ``table_failure_pct``, ``others_score``: what it did for the rest of the table.
+
+    ``tension_drop`` = start Tension when giving 0 minus when giving 3; ``exposure_pp`` = the
+    increase in the focus's rounds 1–3 Exclusion rate, in percentage points.
     """
     _check(games, players)
     get_policy(policy)
-    seats: dict[int, dict[str, list[float]]] = {
-        c: defaultdict(list) for c in range(data.MAX_PACT + 1)}
-    by_class: dict[str, dict[int, list[int]]] = {
-        k: defaultdict(list) for k in data.CLASSES}
-    by_tension: dict[int, list[int]] = defaultdict(list)
+    runs: dict[int, dict[str, list[float]]] = {c: defaultdict(list) for c in (0, data.MAX_PACT)}
+    by_class: dict[str, dict[int, list[bool]]] = {k: defaultdict(list) for k in data.CLASSES}
     for i in range(games):
         gseed = game_seed(seed, i)
         pact_rng = random.Random(f"pact-dilemma:{gseed}")
         pacts = [pact_rng.randrange(data.MAX_PACT + 1) for _ in range(players)]
-        state, _ = play([FixedPact(get_policy(policy), c) for c in pacts], gseed)
-        start = start_tension(state)
-        by_tension[start].append(state.failed)
-        early = {e["player"] for rnd, e in exclusions(state) if rnd <= EARLY_ROUNDS}
-        dealt = _dealt_classes(state)
-        final = scores(state)["players"]
-        for p, coins in zip(state.players, pacts, strict=True):
-            row = seats[coins]
-            row["start_tension"].append(start)
-            row["excluded_early"].append(p.name in early)
-            row["coins_after_3"].append(coins_after(state, p.name, EARLY_ROUNDS))
-            row["score"].append(final[p.name]["score"])
+        focus = i % players
+        for coins, row in runs.items():
+            pacts[focus] = coins
+            state, _ = play([FixedPact(get_policy(policy), c) for c in pacts], gseed)
+            me = state.players[focus]
+            final = scores(state)["players"]
+            early = any(e["player"] == me.name for rnd, e in exclusions(state)
+                        if rnd <= EARLY_ROUNDS)
+            row["start_tension"].append(start_tension(state))
+            row["excluded"].append(early)
+            row["coins_after_r3"].append(coins_after(state, me.name, EARLY_ROUNDS))
+            row["own_score"].append(final[me.name]["score"])
+            row["others_score"].append(statistics.fmean(
+                v["score"] for name, v in final.items() if name != me.name))
             row["failed"].append(state.failed)
-            by_class[dealt[p.name]][coins].append(p.name in early)
-    by_pact = {
-        str(c): {
-            "seats": len(row["start_tension"]),
-            "mean_start_tension": _mean(row["start_tension"], 2),
-            "excluded_r1_3_pct": _pct(sum(row["excluded_early"]), len(row["excluded_early"])),
-            "mean_coins_after_r3": _mean(row["coins_after_3"], 2),
-            "mean_score": _mean(row["score"]),
-            "state_failure_pct": _pct(sum(row["failed"]), len(row["failed"])),
+            by_class[_dealt_classes(state)[me.name]][coins].append(early)
+    out: dict[str, Any] = {"policy": policy, "players": players, "games": games, "seed": seed}
+    for coins, row in runs.items():
+        out[f"gave_{coins}"] = {
+            "start_tension": _mean(row["start_tension"], 2),
+            "excluded_r1_3_pct": _pct(sum(row["excluded"]), games),
+            "coins_after_r3": _mean(row["coins_after_r3"], 2),
+            "own_score": _mean(row["own_score"], 2),
+            "others_score": _mean(row["others_score"], 2),
+            "table_failure_pct": _pct(sum(row["failed"]), games),
         }
-        for c, row in seats.items()
-    }
-    low = [f for t, fs in by_tension.items() if t <= 2 for f in fs]
-    high = [f for t, fs in by_tension.items() if t >= 3 for f in fs]
-    return {
-        "policy": policy,
-        "players": players,
-        "games": games,
-        "seed": seed,
-        "by_pact": by_pact,
-        "excluded_r1_3_pct_by_class": {
-            k: {str(c): _pct(sum(v[c]), len(v[c])) for c in (0, 3)}
-            for k, v in by_class.items()},
-        "failure_by_start_tension": {
-            str(t): {"games": len(fs), "state_failure_pct": _pct(sum(fs), len(fs))}
-            for t, fs in sorted(by_tension.items())},
-        "tension_drop": round(by_pact["0"]["mean_start_tension"]
-                              - by_pact["3"]["mean_start_tension"], 2),
-        "exposure_pp": round(by_pact["3"]["excluded_r1_3_pct"]
-                             - by_pact["0"]["excluded_r1_3_pct"], 1),
-        "failure_low_start_pct": _pct(sum(low), len(low)),
-        "failure_high_start_pct": _pct(sum(high), len(high)),
-    }
+    give, keep = out[f"gave_{data.MAX_PACT}"], out["gave_0"]
+    out["excluded_r1_3_pct_by_class"] = {
+        k: {"gave_0": _pct(sum(v[0]), len(v[0])),
+            f"gave_{data.MAX_PACT}": _pct(sum(v[data.MAX_PACT]), len(v[data.MAX_PACT])),
+            "seats": len(v[0])}
+        for k, v in by_class.items()}
+    out["tension_drop"] = round(keep["start_tension"] - give["start_tension"], 2)
+    out["exposure_pp"] = round(give["excluded_r1_3_pct"] - keep["excluded_r1_3_pct"], 1)
+    out["own_cost"] = round(keep["own_score"] - give["own_score"], 2)
+    out["table_failure_change_pp"] = round(
+        give["table_failure_pct"] - keep["table_failure_pct"], 1)
+    return out
 
 
 def _dealt_classes(state: GameState) -> dict[str, str]:
@@ -312,18 +317,30 @@ def _dealt_classes(state: GameState) -> dict[str, str]:
 # --------------------------------------------------------------------------- the five targets
 
 # Target 5 thresholds (this project's reading of "a real dilemma"): a player's 3 coins must
-# lower their table's starting Tension noticeably, the table must gain from it (fewer
-# failures from a low start), and the giver must be noticeably more exposed early on.
-MIN_TENSION_DROP = 0.5
+# lower their table's starting Tension noticeably, while the giver is noticeably more exposed
+# in rounds 1-3 and worse off for it.
+MIN_TENSION_DROP = 0.3
 MIN_EXPOSURE_PP = 5.0
 
 
-def balance_targets(*, games: int, players: int = 8, seed: int = 0) -> list[dict[str, Any]]:
-    """Check the five balance targets; each entry has its figures and whether it holds."""
-    a = simulate("always-A", games=games, players=players, seed=seed)
-    c = simulate("always-C", games=games, players=players, seed=seed)
-    d = simulate("always-D", games=games, players=players, seed=seed)
-    dilemma = pact_dilemma("always-C", games=games, players=players, seed=seed)
+def balance_targets(*, games: int, players: int = 8, seed: int = 0,
+                    rows: Mapping[str, dict[str, Any]] | None = None,
+                    dilemma: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """Check the five balance targets; each entry has its figures and whether it holds.
+
+    ``rows`` (policy name -> ``simulate`` result) and ``dilemma`` (a ``pact_dilemma`` result
+    with always-C votes) may hand over runs already made with the same games, players and seed.
+    """
+    known = dict(rows or {})
+    for policy in ("always-A", "always-C", "always-D"):
+        row = known.get(policy)
+        if row is None or row.get("pact") is not None or (
+                row["games"], row["players"], row["seed"]) != (games, players, seed):
+            known[policy] = simulate(policy, games=games, players=players, seed=seed)
+    a, c, d = known["always-A"], known["always-C"], known["always-D"]
+    if dilemma is None or dilemma["policy"] != "always-C" or (
+            dilemma["games"], dilemma["players"], dilemma["seed"]) != (games, players, seed):
+        dilemma = pact_dilemma("always-C", games=games, players=players, seed=seed)
     coins_a = a["mean_coins"]
     richest = max(coins_a, key=coins_a.__getitem__)
     return [
@@ -341,19 +358,18 @@ def balance_targets(*, games: int, players: int = 8, seed: int = 0) -> list[dict
                               "under always-A the upper class ends with the most coins",
          "figures": {"mean_score_C": c["mean_score"], "mean_score_A": a["mean_score"],
                      "mean_coins_A": coins_a},
-         "holds": all(c["mean_score"][k] > a["mean_score"][k] for k in data.CLASSES)
-         and richest == data.UPPER},
-        {"target": 5, "text": "pact dilemma (always-C votes, mixed pacts): giving 3 lowers the "
-                              f"starting Tension by >= {MIN_TENSION_DROP}, a low start fails less, "
-                              f"and a 3-giver is excluded in rounds 1-3 >= {MIN_EXPOSURE_PP} "
-                              "points more often than a 0-giver",
+         "holds": all(c["mean_score"].get(k, 0) > a["mean_score"].get(k, 0)
+                      for k in data.CLASSES) and richest == data.UPPER},
+        {"target": 5, "text": "pact dilemma (always-C votes, mixed pacts, paired games): giving 3 "
+                              f"coins instead of 0 lowers the starting Tension by >= "
+                              f"{MIN_TENSION_DROP}, and the giver is excluded in rounds 1-3 >= "
+                              f"{MIN_EXPOSURE_PP} points more often and scores less",
          "figures": {"tension_drop": dilemma["tension_drop"],
-                     "failure_low_start_pct": dilemma["failure_low_start_pct"],
-                     "failure_high_start_pct": dilemma["failure_high_start_pct"],
-                     "excluded_r1_3_pct_gave_3": dilemma["by_pact"]["3"]["excluded_r1_3_pct"],
-                     "excluded_r1_3_pct_gave_0": dilemma["by_pact"]["0"]["excluded_r1_3_pct"],
-                     "exposure_pp": dilemma["exposure_pp"]},
+                     "excluded_r1_3_pct_gave_0": dilemma["gave_0"]["excluded_r1_3_pct"],
+                     "excluded_r1_3_pct_gave_3": dilemma["gave_3"]["excluded_r1_3_pct"],
+                     "exposure_pp": dilemma["exposure_pp"],
+                     "own_cost": dilemma["own_cost"],
+                     "table_failure_change_pp": dilemma["table_failure_change_pp"]},
          "holds": dilemma["tension_drop"] >= MIN_TENSION_DROP
-         and dilemma["failure_low_start_pct"] < dilemma["failure_high_start_pct"]
-         and dilemma["exposure_pp"] >= MIN_EXPOSURE_PP},
+         and dilemma["exposure_pp"] >= MIN_EXPOSURE_PP and dilemma["own_cost"] > 0},
     ]

@@ -159,7 +159,7 @@ def test_through_a_round_health_and_shield_change_what_is_paid():
 
 def test_who_cannot_pay_both_hands_over_everything_and_is_excluded():
     state = started()
-    p = by_role(state, "precarious-freelancer")
+    p = by_role(state, "specialist-doctor")  # maximum effort: 10 tax + cost of living
     due = tax_of("D", p) + role(p).cost_of_living
     start = max(0, due - role(p).income - 1)
     assert start + role(p).income < due
