@@ -46,6 +46,8 @@ def vote_all(session: ClassSession, kind: str, rng: random.Random,
              options: list[str]) -> None:
     session = fresh(session)
     for table in session.tables.all():
+        if load_state(table).phase == "over":  # the State failed at this table
+            continue
         for seat in humans(table):
             services.ballot_cast(seat_id=seat.pk, kind=kind, option=rng.choice(options),
                                  expected=session.phase_id)
@@ -81,3 +83,85 @@ def play_lesson(session: ClassSession, rng: random.Random, *, tax_options: list[
         break_ties(session, rng)
         services.session_advance(session=session, expected=fresh(session).phase_id)
     return fresh(session)
+
+
+# --------------------------------------------------------------------------- test helpers
+
+
+def deterministic(monkeypatch: Any, seed: int = 1) -> None:
+    """Seat shuffles and table seeds from ``random.Random(seed)`` instead of SystemRandom."""
+    rng = random.Random(seed)
+    monkeypatch.setattr(services.random, "SystemRandom", lambda: rng)
+
+
+def started(count: int, *, fill: str | None = None, teacher: Any = None,
+            **kwargs: Any) -> tuple[ClassSession, dict[str, str]]:
+    """A session with ``count`` students, started (the pact is open)."""
+    session = make_session(teacher, **kwargs)
+    tokens = join(session, count)
+    services.session_start(session=session, fill=fill)
+    return fresh(session), tokens
+
+
+def advance(session: ClassSession) -> ClassSession:
+    session = fresh(session)
+    return services.session_advance(session=session, expected=session.phase_id)
+
+
+def seat(session: ClassSession, nickname: str) -> Seat:
+    return Seat.objects.get(session=session, nickname=nickname)
+
+
+def state_of(table: Table) -> Any:
+    table.refresh_from_db()
+    return load_state(table)
+
+
+def all_pacts(session: ClassSession, coins: int = 1) -> None:
+    session = fresh(session)
+    for table in session.tables.all():
+        for s in humans(table):
+            services.pact_submit(seat_id=s.pk, coins=coins, expected=session.phase_id)
+
+
+def drive_to(session: ClassSession, stage: str, round_: int, *,
+             rng: random.Random | None = None) -> ClassSession:
+    """Advance (everyone making every decision at random) until ``(round_, stage)``."""
+    rng = rng or random.Random(0)
+    session = fresh(session)
+    if session.stage == ClassSession.Stage.PACT:
+        all_pacts(session)
+    while (fresh(session).round, fresh(session).stage) != (round_, stage):
+        session = fresh(session)
+        assert session.stage != ClassSession.Stage.FINAL, "went past the target"
+        if session.stage == ClassSession.Stage.TAX_VOTE:
+            vote_all(session, "tax", rng, ["A", "B", "C", "D"])
+        elif session.stage == ClassSession.Stage.BUDGET_VOTE:
+            vote_all(session, "budget", rng, ["health", "education", "shield"])
+        break_ties(session, rng)
+        advance(session)
+    return fresh(session)
+
+
+def dump_facilitator() -> dict[str, list[dict[str, Any]]]:
+    """Every row of every facilitator model (and the sessions), to compare before/after."""
+    from django.apps import apps
+
+    return {model._meta.label: list(model.objects.order_by("pk").values())
+            for model in apps.get_app_config("facilitator").get_models()}
+
+
+def vote_as(session: ClassSession, kind: str, policy: str = "civic", seed: int = 0) -> None:
+    """Every student votes as a bot of ``policy`` would in their place (sensible play)."""
+    from games.state_in_class.bots import get_policy
+
+    session = fresh(session)
+    for table in session.tables.all():
+        if state_of(table).phase == "over":
+            continue
+        for s in humans(table):
+            state = state_of(table)
+            option = get_policy(policy).vote(state, state.player(s.player_name), kind,
+                                             random.Random(f"{seed}:{s.pk}"))
+            services.ballot_cast(seat_id=s.pk, kind=kind, option=option,
+                                 expected=session.phase_id)

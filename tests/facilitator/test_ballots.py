@@ -1,0 +1,223 @@
+"""Ballots, pacts and tie-breaks: every refusal has its own code and changes nothing."""
+
+import pytest
+
+from facilitator import services
+from facilitator.errors import ServiceError
+from facilitator.models import BallotReceipt, ClassSession, VoteCounter
+from tests.facilitator.lesson import (
+    advance,
+    all_pacts,
+    deterministic,
+    dump_facilitator,
+    fresh,
+    humans,
+    seat,
+    started,
+    state_of,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def refused(code: str, call, **kwargs) -> ServiceError:
+    """``call(**kwargs)`` raises ServiceError ``code`` and leaves every row as it was."""
+    before = dump_facilitator()
+    with pytest.raises(ServiceError) as caught:
+        call(**kwargs)
+    assert caught.value.code == code, caught.value.message
+    assert caught.value.message
+    assert dump_facilitator() == before
+    return caught.value
+
+
+def at_tax_vote(count: int = 8) -> ClassSession:
+    session, _tokens = started(count)
+    all_pacts(session)
+    for _ in range(3):
+        session = advance(session)
+    assert session.stage == "tax_vote"
+    return session
+
+
+def bag(session: ClassSession, kind: str = "tax") -> dict[str, int]:
+    return {c.option: c.votes for c in VoteCounter.objects.filter(
+        table__session=session, kind=kind, round=session.round)}
+
+
+def test_a_ballot_is_a_receipt_and_one_more_on_the_counter():
+    session = at_tax_vote()
+    ana = seat(session, "Ana")
+    services.ballot_cast(seat_id=ana.pk, kind="tax", option="B", expected=session.phase_id)
+    receipt = BallotReceipt.objects.get()
+    assert (receipt.seat_id, receipt.round, receipt.kind) == (ana.pk, 1, "tax")
+    assert bag(session) == {"A": 0, "B": 1, "C": 0, "D": 0}
+    state = state_of(ana.table)
+    assert state.receipts == ["Ana"]
+    assert "B" not in str(state.player("Ana").statement)
+
+
+def test_a_second_ballot_is_refused():
+    session = at_tax_vote()
+    ana = seat(session, "Ana")
+    services.ballot_cast(seat_id=ana.pk, kind="tax", option="B", expected=session.phase_id)
+    err = refused("already_voted", services.ballot_cast, seat_id=ana.pk, kind="tax",
+                  option="C", expected=session.phase_id)
+    assert err.status == 409
+    refused("already_voted", services.ballot_cast, seat_id=ana.pk, kind="tax", option="B")
+    assert bag(session) == {"A": 0, "B": 1, "C": 0, "D": 0}
+
+
+def test_a_ballot_after_the_bag_was_counted_is_refused():
+    session = at_tax_vote()
+    for s in humans(fresh(session).tables.get()):
+        services.ballot_cast(seat_id=s.pk, kind="tax", option="C", expected=session.phase_id)
+    assert state_of(session.tables.get()).phase == "budget_vote"  # counted, paid
+    refused("already_voted", services.ballot_cast, seat_id=seat(session, "Ana").pk,
+            kind="tax", option="A", expected=session.phase_id)
+
+
+BAD_KINDS = [("budget", "vote_closed"), ("taxes", "bad_kind"), (None, "bad_kind"),
+             (["tax"], "bad_kind"), ({"tax": 1}, "bad_kind"), (1, "bad_kind")]
+BAD_OPTIONS = ["E", "a", "", None, 3, ["A"], {"A": 1}, "health"]
+BAD_COINS = [4, -1, True, False, "2", 2.0, None, [1]]
+
+
+def test_a_ballot_for_a_vote_that_is_not_open_is_refused():
+    session = at_tax_vote()
+    for kind, code in BAD_KINDS:
+        refused(code, services.ballot_cast, seat_id=seat(session, "Ana").pk, kind=kind,
+                option="health", expected=session.phase_id)
+
+
+def test_ballots_and_pacts_out_of_their_phase_are_refused():
+    session, _tokens = started(8)
+    ana = seat(session, "Ana")
+    refused("vote_closed", services.ballot_cast, seat_id=ana.pk, kind="tax", option="A")
+    all_pacts(session)
+    session = advance(session)  # event
+    refused("vote_closed", services.ballot_cast, seat_id=ana.pk, kind="tax", option="A")
+    refused("wrong_phase", services.pact_submit, seat_id=ana.pk, coins=1)
+    session = advance(advance(session))  # tax vote
+    refused("vote_closed", services.ballot_cast, seat_id=ana.pk, kind="budget",
+            option="health")
+    refused("wrong_phase", services.pact_submit, seat_id=ana.pk, coins=1)
+
+
+def test_an_action_for_a_moment_that_is_over_is_stale():
+    session = at_tax_vote()
+    ana = seat(session, "Ana")
+    for stale in ["0:pact", "1:debate", "2:tax_vote", "nonsense"]:
+        err = refused("stale", services.ballot_cast, seat_id=ana.pk, kind="tax", option="A",
+                      expected=stale)
+        assert err.status == 409
+    refused("stale", services.session_advance, session=session, expected="1:debate")
+    refused("stale", services.session_undo, session=session, expected="1:debate")
+    session, _tokens = started(8, teacher=session.owner)
+    refused("stale", services.pact_submit, seat_id=seat(session, "Ana").pk, coins=1,
+            expected="1:event")
+
+
+def test_a_ballot_must_name_an_option():
+    session = at_tax_vote()
+    for option in BAD_OPTIONS:
+        refused("bad_option", services.ballot_cast, seat_id=seat(session, "Ana").pk,
+                kind="tax", option=option, expected=session.phase_id)
+
+
+def test_a_pact_contribution_is_zero_to_three_whole_coins():
+    session, _tokens = started(8)
+    for coins in BAD_COINS:
+        refused("bad_coins", services.pact_submit, seat_id=seat(session, "Ana").pk,
+                coins=coins, expected=session.phase_id)
+    for coins in range(4):
+        services.pact_submit(seat_id=humans(session.tables.get())[coins].pk, coins=coins)
+
+
+def test_a_second_pact_contribution_is_refused():
+    session, _tokens = started(8)
+    ana = seat(session, "Ana")
+    services.pact_submit(seat_id=ana.pk, coins=3, expected=session.phase_id)
+    refused("invalid_action", services.pact_submit, seat_id=ana.pk, coins=0,
+            expected=session.phase_id)
+    assert state_of(ana.table).player("Ana").pact == 3
+
+
+def test_only_the_decider_may_break_a_tie(monkeypatch):
+    deterministic(monkeypatch)
+    session = at_tax_vote()
+    table = session.tables.get()
+    for i, s in enumerate(humans(table)):
+        services.ballot_cast(seat_id=s.pk, kind="tax", option="BD"[i % 2],
+                             expected=session.phase_id)
+    state = state_of(table)
+    decider = table.seats.get(player_name=state.tie.deciders[0])
+    for other in table.seats.exclude(pk=decider.pk):
+        err = refused("not_your_turn", services.tie_break_submit, seat_id=other.pk,
+                      choice="B")
+        assert err.status == 403
+    refused("bad_option", services.tie_break_submit, seat_id=decider.pk, choice="A")
+    refused("bad_option", services.tie_break_submit, seat_id=decider.pk, choice=["B"])
+    refused("stale", services.tie_break_submit, seat_id=decider.pk, choice="B",
+            expected="0:pact")
+    services.tie_break_submit(seat_id=decider.pk, choice="D", expected=session.phase_id)
+    assert state_of(table).tax == "D"
+    refused("no_tie", services.tie_break_submit, seat_id=decider.pk, choice="B")
+
+
+def test_nothing_moves_while_the_lesson_is_paused(monkeypatch):
+    deterministic(monkeypatch)
+    session = at_tax_vote()
+    table = session.tables.get()
+    first = humans(table)[0]
+    services.session_pause(session=session, paused=True)
+    refused("paused", services.ballot_cast, seat_id=first.pk, kind="tax", option="A",
+            expected=session.phase_id)
+    refused("paused", services.session_advance, session=session, expected=session.phase_id)
+    refused("paused", services.tie_break_submit, session=session, table_number=1, choice="A")
+    services.session_pause(session=session, paused=False)
+    services.ballot_cast(seat_id=first.pk, kind="tax", option="A", expected=session.phase_id)
+    session, _tokens = started(8, teacher=session.owner)
+    services.session_pause(session=session, paused=True)
+    refused("paused", services.pact_submit, seat_id=humans(session.tables.get())[0].pk,
+            coins=1)
+
+
+def test_a_finished_lesson_is_read_only():
+    session = at_tax_vote()
+    ana = seat(session, "Ana")
+    ClassSession.objects.filter(pk=session.pk).update(status="finished", stage="final")
+    session = fresh(session)
+    refused("read_only", services.ballot_cast, seat_id=ana.pk, kind="tax", option="A")
+    refused("read_only", services.pact_submit, seat_id=ana.pk, coins=1)
+    refused("read_only", services.tie_break_submit, seat_id=ana.pk, choice="A")
+    refused("read_only", services.tie_break_submit, session=session, table_number=1,
+            choice="A")
+    refused("read_only", services.session_advance, session=session)
+    refused("read_only", services.session_undo, session=session)
+    refused("read_only", services.session_pause, session=session, paused=True)
+    refused("read_only", services.seat_remove, session=session, seat=ana)
+    ClassSession.objects.filter(pk=session.pk).update(status="archived")
+    refused("read_only", services.ballot_cast, seat_id=ana.pk, kind="tax", option="A")
+
+
+def test_a_removed_seat_can_do_nothing():
+    session = at_tax_vote()
+    ana = seat(session, "Ana")
+    services.seat_remove(session=session, seat=ana)
+    err = refused("removed", services.ballot_cast, seat_id=ana.pk, kind="tax", option="A",
+                  expected=session.phase_id)
+    assert err.status == 403
+    refused("removed", services.pact_submit, seat_id=ana.pk, coins=1)
+    refused("removed", services.tie_break_submit, seat_id=ana.pk, choice="A")
+    refused("removed", services.ballot_cast, seat_id=987654, kind="tax", option="A")
+
+
+def test_a_student_in_the_lobby_has_no_table_yet():
+    from tests.facilitator.lesson import make_session
+
+    session = make_session()
+    student, _token = services.seat_join(code=session.join_code, nickname="Ana")
+    refused("no_table", services.ballot_cast, seat_id=student.pk, kind="tax", option="A")
+    refused("no_table", services.pact_submit, seat_id=student.pk, coins=1)
+    refused("not_started", services.session_advance, session=session)
