@@ -293,7 +293,7 @@ def session_start(*, session: ClassSession, fill: str | None = None,
             seat.table, seat.position = table, position
             seat.player_name = seat.nickname
             if not seat.is_bot and (partner := next(shared, None)) is not None:
-                seat.player_name = f"{seat.nickname} & {partner.nickname}"
+                seat.player_name = _unique(f"{seat.nickname} & {partner.nickname}", taken)
                 partner.table, partner.shares, partner.player_name = table, seat, ""
                 partner.save(update_fields=["table", "shares", "player_name"])
             seat.save(update_fields=["table", "position", "player_name"])
@@ -312,6 +312,16 @@ def session_start(*, session: ClassSession, fill: str | None = None,
         _settle(table, session, step)
     broadcast.refresh(session.pk, session.seats.values_list("pk", flat=True))
     return tables
+
+
+def _unique(name: str, taken: set[str]) -> str:
+    """``name``, or ``name (2)``, ``(3)``… if a classmate is already called that."""
+    candidate, n = name, 1
+    while candidate.casefold() in taken:
+        n += 1
+        candidate = f"{name} ({n})"
+    taken.add(candidate.casefold())
+    return candidate
 
 
 def _new_bot(session: ClassSession, taken: set[str], n: int) -> Seat:
@@ -460,10 +470,25 @@ def _settle(table: Table, session: ClassSession, step: TeacherStep | None,
         if kind and state.phase == f"{kind}_vote" and _everyone_voted(table, state):
             state = _close_vote(table, state, kind, step, Actor.TEACHER)
             acted = True
+        if _removed_decider_passes(table, state):
+            # A removed student cannot say whether their vote was among the tied options:
+            # they pass, and the next lowest Income decides (a budget tie, where nobody may
+            # pass, waits for the teacher to decide for them).
+            state, _e = apply_action(table, state, {"type": "tie_break",
+                                                    "player": state.tie.deciders[0],
+                                                    "choice": None},
+                                     actor=Actor.TEACHER, step=step)
+            acted = True
         if not acted:
             break
     save_state(table, state)
     return state
+
+
+def _removed_decider_passes(table: Table, state: Any) -> bool:
+    if state.phase != "tie_break" or state.tie is None or state.tie.kind != "tax":
+        return False
+    return table.seats.filter(player_name=state.tie.deciders[0], removed=True).exists()
 
 
 def _bot_decision(table: Table, session: ClassSession, state: Any, seat: Seat
@@ -584,6 +609,9 @@ def pact_submit(*, seat_id: int, coins: Any, expected: str | None = None) -> Non
     if not isinstance(coins, int) or isinstance(coins, bool) or not 0 <= coins <= 3:
         raise ServiceError("bad_coins", _("Choose 0, 1, 2 or 3 coins."))
     state = load_state(table)
+    if state.player(seat.player_name).pact is not None:
+        raise ServiceError("already_contributed", _("You have already made your pact "
+                                                    "contribution."), status=409)
     state, _e = apply_action(table, state, {"type": "pact", "player": seat.player_name,
                                             "coins": coins},
                              actor=Actor.SEAT, seat=seat, step=_last_step(session))
@@ -605,6 +633,8 @@ def ballot_cast(*, seat_id: int, kind: Any, option: Any, expected: str | None = 
     if option not in VOTE_OPTIONS[kind]:
         raise ServiceError("bad_option", _("That is not one of the options."))
     state = load_state(table)
+    if state.phase == "over":
+        raise ServiceError("game_over", _("The game at your table is over."), status=409)
     if BallotReceipt.objects.filter(seat=seat, round=state.round, kind=kind).exists():
         raise ServiceError("already_voted", _("Your token is already in the bag."), status=409)
     step = _last_step(session)

@@ -138,7 +138,7 @@ def test_a_second_pact_contribution_is_refused():
     session, _tokens = started(8)
     ana = seat(session, "Ana")
     services.pact_submit(seat_id=ana.pk, coins=3, expected=session.phase_id)
-    refused("invalid_action", services.pact_submit, seat_id=ana.pk, coins=0,
+    refused("already_contributed", services.pact_submit, seat_id=ana.pk, coins=0,
             expected=session.phase_id)
     assert state_of(ana.table).player("Ana").pact == 3
 
