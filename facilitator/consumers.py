@@ -8,8 +8,9 @@ Protocol (JSON text frames, each with a ``type``):
   stale) and ``id`` (echoed in the ``ack`` so a phone can tell a lost frame from a refused one).
 - Teacher (``/ws/lesson/<id>/``, logged-in owner): ``start {fill}``, ``next``, ``undo``,
   ``pause``, ``resume``, ``remove {seat}``, ``tie_break {table, choice}``, ``refresh``.
-- Server: ``view {view}`` (the full current view, on connect and after every change),
-  ``progress`` (projector: "5 of 8 have voted"), ``ack {id}``, ``error {code, message}``,
+- Server: ``view {phase, html, view}`` (on connect and after every change: the screen rendered
+  by the same templates as the page, and the data it was rendered from), ``progress`` (projector:
+  "5 of 8 have voted", counts and text), ``ack {id}``, ``error {code, message, id}``,
   ``removed``.
 
 Bad input gets an ``error`` frame and changes nothing; the socket stays open.
@@ -18,88 +19,44 @@ Bad input gets an ``error`` frame and changes nothing; the socket stays open.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal
+from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    StrictInt,
-    StrictStr,
-    TypeAdapter,
-    ValidationError,
-)
+from django.utils.translation import ngettext
+from pydantic import TypeAdapter, ValidationError
 
-from facilitator import broadcast, selectors, services
+from facilitator import actions, broadcast, selectors, services
+from facilitator.actions import Id
 from facilitator.errors import ServiceError
 from facilitator.models import ClassSession, Seat
+from facilitator.network import join_url
+from facilitator.presenters import phone_context, projector_context
 
 SEAT_COOKIE = "sic_seat"
+CSRF_COOKIE = "csrftoken"
 MAX_FRAME = 4096
-Id = Annotated[StrictStr, Field(max_length=64)] | StrictInt | None
-Phase = Annotated[StrictStr, Field(max_length=40)] | None
+ID_ADAPTER: TypeAdapter[Any] = TypeAdapter(Id)
 
 
-class Message(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    id: Id = None
-    expected: Phase = None
+def _echo_id(raw: Any) -> Any:
+    """The ``id`` of a refused message, if it is a valid one (else None: nothing to echo)."""
+    if not isinstance(raw, dict):
+        return None
+    try:
+        return ID_ADAPTER.validate_python(raw.get("id"))
+    except ValidationError:
+        return None
 
 
-class Pact(Message):
-    type: Literal["pact"]
-    coins: Annotated[StrictInt, Field(ge=0, le=3)]
-
-
-class Ballot(Message):
-    type: Literal["ballot"]
-    kind: Literal["tax", "budget"]
-    option: Annotated[StrictStr, Field(max_length=20)]
-
-
-class SeatTieBreak(Message):
-    type: Literal["tie_break"]
-    choice: Annotated[StrictStr, Field(max_length=20)] | None
-
-
-class Refresh(Message):
-    type: Literal["refresh"]
-
-
-class Start(Message):
-    type: Literal["start"]
-    fill: Literal["bots", "pairs"] | None = None
-
-
-class Simple(Message):
-    type: Literal["next", "undo", "pause", "resume"]
-
-
-class Remove(Message):
-    type: Literal["remove"]
-    seat: StrictInt
-
-
-class TeacherTieBreak(Message):
-    type: Literal["tie_break"]
-    table: Annotated[StrictInt, Field(ge=1)]
-    choice: Annotated[StrictStr, Field(max_length=20)] | None
-
-
-SEAT_MESSAGES: TypeAdapter[Any] = TypeAdapter(
-    Annotated[Pact | Ballot | SeatTieBreak | Refresh, Field(discriminator="type")])
-TEACHER_MESSAGES: TypeAdapter[Any] = TypeAdapter(
-    Annotated[Start | Simple | Remove | TeacherTieBreak | Refresh, Field(discriminator="type")])
-
-
-def _describe(error: ValidationError) -> str:
-    first = error.errors()[0]
-    where = ".".join(str(p) for p in first["loc"] if not isinstance(p, int)) or "message"
-    return _("Bad message (%(where)s): %(problem)s") % {"where": where, "problem": first["msg"]}
+def _header(scope: dict[str, Any], name: bytes) -> str:
+    for key, value in scope.get("headers", []):
+        if key == name:
+            return value.decode("latin-1")
+    return ""
 
 
 class LessonConsumer(AsyncJsonWebsocketConsumer):
@@ -111,36 +68,53 @@ class LessonConsumer(AsyncJsonWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None
                       ) -> None:
         with translation.override(self.language):
-            if text_data is None or len(text_data) > MAX_FRAME:
+            # Fix: the limit is 4 KB on the wire, so count UTF-8 bytes, not characters
+            # (3,000 "é" passed as 3,000 characters but are 6 KB).
+            if text_data is None or len(text_data.encode()) > MAX_FRAME:
                 await self.send_error("bad_message", _("Send one JSON text message of at most "
                                                        "4 KB."))
                 return
             try:
                 raw = json.loads(text_data)
-            except ValueError:
+            except (ValueError, RecursionError):
+                # Fix: "[[[[…" nested a few thousand deep (still under 4 KB) raised
+                # RecursionError, which is no ValueError: the consumer died (close 1011).
                 await self.send_error("bad_message", _("That message is not valid JSON."))
                 return
             try:
                 message = self.adapter.validate_python(raw)
             except ValidationError as exc:
-                await self.send_error("bad_message", _describe(exc))
+                # Fix: echo a well-formed id, so the phone can tell which message was refused
+                # (without it a refused frame looked lost and the phone kept waiting for it).
+                await self.send_error("bad_message", actions.describe(exc), _echo_id(raw))
+                return
+            if isinstance(message, actions.Refresh):
+                await self.send_view()
+                await self.send_json({"type": "ack", "id": message.id})
                 return
             try:
-                await self.handle(message)
+                await database_sync_to_async(self.act)(message)
             except ServiceError as exc:
                 await self.send_json({**exc.as_frame(), "id": message.id})
                 await self.send_view()
                 return
             await self.send_json({"type": "ack", "id": message.id})
 
-    async def send_error(self, code: str, message: str) -> None:
-        await self.send_json({"type": "error", "code": code, "message": message})
+    async def send_error(self, code: str, message: str, message_id: Any = None) -> None:
+        frame = {"type": "error", "code": code, "message": message}
+        if message_id is not None:
+            frame["id"] = message_id
+        await self.send_json(frame)
 
-    async def handle(self, message: Any) -> None:
+    def act(self, message: Any) -> None:
+        raise NotImplementedError
+
+    def render(self) -> dict[str, Any]:
+        """The frame with this socket's current view: data, and the screen as HTML."""
         raise NotImplementedError
 
     async def send_view(self) -> None:
-        raise NotImplementedError
+        await self.send_json(await database_sync_to_async(self.render)())
 
     async def lesson_refresh(self, event: dict[str, Any]) -> None:
         await self.send_view()
@@ -148,9 +122,13 @@ class LessonConsumer(AsyncJsonWebsocketConsumer):
     async def encode_json(self, content: Any) -> str:
         return json.dumps(content, ensure_ascii=False, separators=(",", ":"))
 
+    def csrf_token(self) -> str:
+        """Forms in pushed HTML post to the HTTP fallback too: they carry the CSRF secret."""
+        return self.scope.get("cookies", {}).get(CSRF_COOKIE, "")
+
 
 class SeatConsumer(LessonConsumer):
-    adapter = SEAT_MESSAGES
+    adapter = actions.SEAT_MESSAGES
     seat: Seat
 
     async def connect(self) -> None:
@@ -166,6 +144,7 @@ class SeatConsumer(LessonConsumer):
         await database_sync_to_async(services.seat_set_connected)(seat_id=seat.pk,
                                                                    connected=True)
         await self.send_view()
+        await self.tell_console()
 
     async def disconnect(self, code: int) -> None:
         seat = getattr(self, "seat", None)
@@ -174,33 +153,34 @@ class SeatConsumer(LessonConsumer):
                                                    self.channel_name)
             await database_sync_to_async(services.seat_set_connected)(seat_id=seat.pk,
                                                                        connected=False)
+            await self.tell_console()
 
-    async def handle(self, message: Any) -> None:
-        seat_id, expected = self.seat.pk, message.expected
-        if isinstance(message, Pact):
-            await database_sync_to_async(services.pact_submit)(
-                seat_id=seat_id, coins=message.coins, expected=expected)
-        elif isinstance(message, Ballot):
-            await database_sync_to_async(services.ballot_cast)(
-                seat_id=seat_id, kind=message.kind, option=message.option, expected=expected)
-        elif isinstance(message, SeatTieBreak):
-            await database_sync_to_async(services.tie_break_submit)(
-                seat_id=seat_id, choice=message.choice)
-        else:
-            await self.send_view()
+    async def tell_console(self) -> None:
+        # Fix: the console shows who is connected, but nothing told it when a phone came or
+        # went: every student who joined showed as offline until the next lesson change.
+        await self.channel_layer.group_send(broadcast.projector_group(self.seat.session_id),
+                                            {"type": "lesson.refresh"})
 
-    async def send_view(self) -> None:
-        view = await database_sync_to_async(selectors.seat_view)(self.seat)
-        await self.send_json({"type": "view", "view": view})
+    def act(self, message: Any) -> None:
+        actions.seat_act(self.seat.pk, message)
+
+    def render(self) -> dict[str, Any]:
+        view = selectors.seat_view(self.seat)
+        with translation.override(self.language):
+            context = {**phone_context(view), "csrf_token": self.csrf_token()}
+            html = render_to_string("play/_screen.html", context)
+        return {"type": "view", "phase": view["session"]["phase_id"], "html": html,
+                "view": view}
 
     async def lesson_removed(self, event: dict[str, Any]) -> None:
-        await self.send_json({"type": "removed", "message": _("You are no longer in this "
-                                                               "lesson.")})
+        with translation.override(self.language):
+            await self.send_json({"type": "removed",
+                                  "message": _("You are no longer in this lesson.")})
         await self.close(code=4403)
 
 
 class TeacherConsumer(LessonConsumer):
-    adapter = TEACHER_MESSAGES
+    adapter = actions.TEACHER_MESSAGES
     session: ClassSession
 
     async def connect(self) -> None:
@@ -213,6 +193,9 @@ class TeacherConsumer(LessonConsumer):
             await self.close(code=4403)
             return
         self.language = self.session.language
+        self.join_url = join_url(_header(self.scope, b"host"),
+                                 secure=self.scope.get("scheme") == "wss",
+                                 code=self.session.join_code)
         await self.channel_layer.group_add(broadcast.projector_group(self.session.pk),
                                            self.channel_name)
         await self.accept()
@@ -224,37 +207,27 @@ class TeacherConsumer(LessonConsumer):
             await self.channel_layer.group_discard(broadcast.projector_group(session.pk),
                                                    self.channel_name)
 
-    async def handle(self, message: Any) -> None:
-        session, expected = self.session, message.expected
-        call = database_sync_to_async
-        if isinstance(message, Start):
-            await call(services.session_start)(session=session, fill=message.fill)
-        elif isinstance(message, Simple) and message.type == "next":
-            await call(services.session_advance)(session=session, expected=expected)
-        elif isinstance(message, Simple) and message.type == "undo":
-            await call(services.session_undo)(session=session, expected=expected)
-        elif isinstance(message, Simple):
-            await call(services.session_pause)(session=session,
-                                               paused=message.type == "pause")
-        elif isinstance(message, Remove):
-            seat = await call(Seat.objects.filter(pk=message.seat, session=session).first)()
-            if seat is None:
-                raise ServiceError("not_found", _("That student is not in this lesson."))
-            await call(services.seat_remove)(session=session, seat=seat)
-        elif isinstance(message, TeacherTieBreak):
-            await call(services.tie_break_submit)(session=session, table_number=message.table,
-                                                  choice=message.choice, expected=expected)
-        else:
-            await self.send_view()
+    def act(self, message: Any) -> None:
+        actions.teacher_act(self.session, message)
 
-    async def send_view(self) -> None:
-        view = await database_sync_to_async(self._view)()
-        await self.send_json({"type": "view", "view": view})
-
-    def _view(self) -> dict[str, Any]:
+    def render(self) -> dict[str, Any]:
         self.session.refresh_from_db()
-        return selectors.projector_view(self.session)
+        view = selectors.projector_view(self.session)
+        with translation.override(self.language):
+            context = {**projector_context(view, join_url=self.join_url),
+                       "csrf_token": self.csrf_token()}
+            html = render_to_string("facilitator/_console_live.html", context)
+        return {"type": "view", "phase": view["session"]["phase_id"], "html": html,
+                "view": view}
 
     async def lesson_progress(self, event: dict[str, Any]) -> None:
-        await self.send_json({"type": "progress", **{k: v for k, v in event.items()
-                                                     if k != "type"}})
+        if "voted" not in event:
+            # Fix: a pact's progress carries no counts ({"what": "pact"} only), so the console
+            # kept showing "0 of 8 have chosen" until the last pact; its view has the counts.
+            await self.send_view()
+            return
+        with translation.override(self.language):
+            text = ngettext("%(n)d of %(of)d has voted", "%(n)d of %(of)d have voted",
+                            event["voted"]) % {"n": event["voted"], "of": event["of"]}
+        await self.send_json({"type": "progress", "text": text,
+                              **{k: v for k, v in event.items() if k != "type"}})

@@ -7,18 +7,18 @@ import qrcode.image.svg
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from facilitator import actions, ratelimit, selectors, services
+from facilitator import actions, network, ratelimit, selectors, services
 from facilitator.consumers import SEAT_COOKIE
 from facilitator.errors import ServiceError
 from facilitator.forms import JoinForm, NewLessonForm
 from facilitator.models import ClassSession
-from facilitator.network import lan_ip
 from facilitator.presenters import phone_context, projector_context
 from facilitator.tables import game_record
 
@@ -88,6 +88,7 @@ def play(request: HttpRequest, error: ServiceError | None = None) -> HttpRespons
     if seat is None:
         return redirect("join")
     view = selectors.seat_view(seat)
+    get_token(request)  # the CSRF cookie, for forms the websocket pushes later
     with translation.override(seat.session.language):
         context = {**phone_context(view), "error": error.message if error else None}
         return render(request, "play/phone.html", context, status=error.status if error else 200)
@@ -119,12 +120,7 @@ def _owned(request: HttpRequest, session_id: int) -> ClassSession:
 
 
 def join_url(request: HttpRequest, code: str) -> str:
-    """The address phones use: the laptop's wifi address when the teacher browses locally."""
-    host = request.get_host()
-    name, _, port = host.partition(":")
-    if name in ("localhost", "127.0.0.1", "[::1]"):
-        host = f"{lan_ip()}:{port}" if port else lan_ip()
-    return f"{request.scheme}://{host}{reverse('join_code', args=[code])}"
+    return network.join_url(request.get_host(), secure=request.is_secure(), code=code)
 
 
 @login_required
@@ -158,6 +154,7 @@ def lesson_new(request: HttpRequest) -> HttpResponse:
 def console(request: HttpRequest, session_id: int) -> HttpResponse:
     session = _owned(request, session_id)
     view = selectors.projector_view(session)
+    get_token(request)  # the CSRF cookie, for forms the websocket pushes later
     with translation.override(session.language):
         context = projector_context(view, join_url=join_url(request, session.join_code))
         return render(request, "facilitator/console.html", context)
@@ -210,10 +207,8 @@ def reseat(request: HttpRequest, session_id: int, seat_id: int) -> HttpResponse:
     except ServiceError as exc:
         return render(request, "facilitator/error.html", {"message": exc.message},
                       status=exc.status)
-    link = request.build_absolute_uri(reverse("claim_seat", args=[token]))
-    if "localhost" in link or "127.0.0.1" in link:
-        link = join_url(request, session.join_code).rsplit("/join/", 1)[0] + reverse(
-            "claim_seat", args=[token])
+    link = join_url(request, session.join_code).rsplit("/join/", 1)[0] + reverse(
+        "claim_seat", args=[token])
     image = qrcode.make(link, image_factory=qrcode.image.svg.SvgPathImage, box_size=16)
     return render(request, "facilitator/reseat.html", {
         "session": session, "seat": seat, "link": link,

@@ -119,7 +119,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
     }
     # The live test server refuses an in-memory SQLite database.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
+    # One file per test run, so two runs on one machine do not share (and break) it.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f"test-db-{os.getpid()}.sqlite3")}
 
 # Channels: Redis when several daphne processes serve one site, else in-process memory.
 # The Redis options avoid the traps in STACK.md (idle sockets dying at 5 s, the 100-connection
@@ -130,7 +131,11 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [{"address": REDIS_URL, "max_connections": 1000, "socket_timeout": 15}],
+                # socket_timeout None (STACK.md trap 1 allows 15 or None): with a timeout,
+                # redis-py 8 wraps reads in asyncio.wait_for, which on Python 3.11 can swallow
+                # a cancel, so consumers hung for 10 s at shutdown. Connecting still times out.
+                "hosts": [{"address": REDIS_URL, "max_connections": 1000, "socket_timeout": None,
+                           "socket_connect_timeout": 5}],
                 "capacity": 1000,
             },
         },

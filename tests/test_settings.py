@@ -93,7 +93,8 @@ def test_redis_url_switches_to_redis_layer_with_safe_options(load_settings):
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [{"address": url, "max_connections": 1000, "socket_timeout": 15}],
+                "hosts": [{"address": url, "max_connections": 1000, "socket_timeout": None,
+                           "socket_connect_timeout": 5}],
                 "capacity": 1000,
             },
         }
