@@ -180,7 +180,7 @@ async def play_across(a: Daphne, b: Daphne, setup: dict[str, Any]) -> None:
         assert answer == {"type": "ack", "id": "a1"}
         progress = await frame_until(projector, lambda f: f["type"] == "progress")
         assert progress == {"type": "progress", "table": 1, "what": "vote", "kind": "tax",
-                            "voted": 1, "of": 8}
+                            "voted": 1, "of": 8, "text": "1 of 8 has voted"}
         # The other way round: the teacher on B pauses, the phone on A is told.
         await projector.send(json.dumps({"type": "pause", "id": "t1"}))
         assert (await frame_until(projector, lambda f: f["type"] in ("ack", "error"))) == {
