@@ -35,3 +35,10 @@ def failure_moment(failed: bool, round_: int, history: list[dict[str, Any]]
         return None
     changes = history[-1].get("tension") or [{}]
     return moment(round_, FAILURE_SHOWN_AT.get(changes[-1].get("reason"), Stage.END_OF_ROUND))
+
+
+def rank(stage: str) -> int:
+    """A stage's place within a round (lobby and pact before, the final count after)."""
+    if stage in ROUND_STAGES:
+        return ROUND_STAGES.index(stage)
+    return 99 if stage == Stage.FINAL else -1

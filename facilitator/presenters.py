@@ -15,15 +15,13 @@ from django.utils.translation import ngettext
 
 from facilitator import seating
 from facilitator.models import ClassSession
-from facilitator.pacing import failure_moment, moment
+from facilitator.pacing import failure_moment, moment, rank
 from games.state_in_class import data
 
 Stage = ClassSession.Stage
 SERVICE_LETTERS = {data.HEALTH: "H", data.EDUCATION: "E", data.SHIELD: "S"}
 PHASE_BAR = [Stage.EVENT, Stage.DEBATE, Stage.TAX_VOTE, Stage.PAY, Stage.BUDGET_VOTE,
              Stage.END_OF_ROUND]
-STAGE_ORDER = [Stage.LOBBY, Stage.PACT, Stage.EVENT, Stage.DEBATE, Stage.MIDLIFE,
-               Stage.TAX_VOTE, Stage.PAY, Stage.BUDGET_VOTE, Stage.END_OF_ROUND, Stage.FINAL]
 
 
 def role_name(role: str | None) -> str:
@@ -113,10 +111,6 @@ def statement_reason(entry: dict[str, Any]) -> str:
 
 
 # --------------------------------------------------------------------------- pacing
-
-
-def stage_index(stage: str) -> int:
-    return STAGE_ORDER.index(stage) if stage in STAGE_ORDER else 0
 
 
 def visible_round(entry_round: int, session: dict[str, Any]) -> bool:
@@ -254,7 +248,7 @@ def phase_bar(session: dict[str, Any]) -> list[dict[str, Any]]:
         current = Stage.DEBATE  # the Midlife round replaces debate, votes and paying
     labels = dict(ClassSession.Stage.choices)
     return [{"key": s, "label": labels[s], "current": s == current,
-             "done": stage_index(s) < stage_index(current)} for s in PHASE_BAR]
+             "done": rank(s) < rank(current)} for s in PHASE_BAR]
 
 
 def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, Any]:
@@ -263,7 +257,7 @@ def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, A
     shown = board_as_shown(game, session)
     entry = shown["entry"]
     stage = session["stage"]
-    after = stage_index(stage)
+    after = rank(stage)
     players = {p["name"]: p for p in game["players"]}
     seats = [{**s, "role": role_name(players.get(s["name"], {}).get("role")),
               "klass": players.get(s["name"], {}).get("class"),
@@ -285,18 +279,18 @@ def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, A
                                   if stage_allows_tension(c, stage)]
         ctx["exclusions"] = [{"name": names.get(e["player"], e["player"]),
                               "role": role_name(e["role"])} for e in entry.get("exclusions", [])
-                             if after >= stage_index(Stage.PAY) or e["reason"] == "midlife"]
-        if "tax" in entry and "winner" in entry["tax"] and after >= stage_index(Stage.PAY):
+                             if after >= rank(Stage.PAY) or e["reason"] == "midlife"]
+        if "tax" in entry and "winner" in entry["tax"] and after >= rank(Stage.PAY):
             tax = entry["tax"]
             ctx["tax_result"] = {
                 "bars": tally_block(tax["tally"], "tax"), "winner": tax["winner"],
                 "winner_name": _(data.TAX_NAMES[tax["winner"]]), "how": tax["decided_by"],
                 "voters": tax["voters"], "revenue": entry.get("revenue")}
-        if "split" in entry and after >= stage_index(Stage.END_OF_ROUND):
+        if "split" in entry and after >= rank(Stage.END_OF_ROUND):
             ctx["budget_result"] = {"bars": tally_block(entry["budget"]["tally"], "budget"),
                                     "voters": entry["budget"]["voters"],
                                     **split_block(entry["split"])}
-        if entry.get("obsolescence") and after >= stage_index(Stage.END_OF_ROUND):
+        if entry.get("obsolescence") and after >= rank(Stage.END_OF_ROUND):
             ctx["obsolescence"] = True
         if "midlife" in entry:
             ctx["midlife"] = midlife_block(entry["midlife"], names)
@@ -324,9 +318,9 @@ def stage_allows_tension(change: dict[str, Any], stage: str) -> bool:
     """Show each Tension change once the teacher has reached the moment it happened."""
     reason = change.get("reason")
     if reason in ("service_at_level_1", "strong_services"):
-        return stage_index(stage) >= stage_index(Stage.END_OF_ROUND)
+        return rank(stage) >= rank(Stage.END_OF_ROUND)
     if reason == "could_not_pay":
-        return stage_index(stage) >= stage_index(Stage.PAY)
+        return rank(stage) >= rank(Stage.PAY)
     return True
 
 
