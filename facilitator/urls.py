@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from facilitator import views
 
@@ -13,4 +13,5 @@ urlpatterns = [
     path("lessons/<int:session_id>/seats/<int:seat_id>/reseat/", views.reseat, name="reseat"),
     path("lessons/<int:session_id>/tables/<int:number>/record.json", views.export_record,
          name="export_record"),
+    path("lessons/<int:session_id>/reports/", include("facilitator.reports.urls")),
 ]

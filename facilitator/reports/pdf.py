@@ -1,0 +1,222 @@
+"""Debrief handouts as PDF: Django templates rendered to HTML, then WeasyPrint.
+
+- ``class_handout(session, paper=...)``: cover, tables compared, each table's story round by
+  round, the final count and discussion questions (``templates/reports/class.html``).
+- ``student_handouts(session, paper=..., seat_id=None)``: one page per student (all of them,
+  or one seat) (``templates/reports/students.html``).
+
+Both are built on demand from the log (never stored), in the session's language, on A4 or US
+Letter. Page size, running headers and "Page X of Y" come from CSS ``@page`` rules:
+``static/css/print.css`` (shared, parsed once per process) and ``templates/reports/_page.css``
+(per document). WeasyPrint may fetch nothing but ``data:`` URIs: every chart is an SVG image
+inlined as a data URI, and the fonts are the system's (DejaVu Sans on Debian).
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import re
+from collections.abc import Sequence
+from html import escape, unescape
+from typing import Any
+
+from django.contrib.staticfiles import finders
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from weasyprint import CSS, HTML
+from weasyprint.urls import URLFetcher
+
+from facilitator.models import ClassSession
+from facilitator.reports import questions
+from facilitator.reports.story import (
+    LessonStory,
+    StudentStory,
+    TableStory,
+    lesson_date,
+    lesson_story,
+    lesson_students,
+    pact_line,
+    table_result,
+)
+
+PAPERS: dict[str, str] = {"a4": "A4", "letter": "letter"}
+QUESTIONS_PER_TABLE = 6
+DEFAULT_PAPER = "a4"
+
+
+def session_paper(session: ClassSession) -> str:
+    paper = (session.options or {}).get("paper")
+    return paper if paper in PAPERS else DEFAULT_PAPER
+
+
+def css_string(text: str) -> str:
+    """A CSS string literal (for ``content:`` in the running headers)."""
+    escaped = (text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+               .replace("<", "\\3C ").replace(">", "\\3E "))  # no "</style>" in a title
+    return f'"{escaped}"'
+
+
+def page_counter_css() -> str:
+    """'Page X of Y' as a CSS ``content`` value, the words translated."""
+    text = _("Page %(page)s of %(pages)s")
+    out: list[str] = []
+    rest = text
+    while rest:
+        cut = min((i for i in (rest.find("%(page)s"), rest.find("%(pages)s")) if i >= 0),
+                  default=-1)
+        if cut < 0:
+            out.append(css_string(rest))
+            break
+        if cut:
+            out.append(css_string(rest[:cut]))
+        if rest.startswith("%(pages)s", cut):
+            out.append("counter(pages)")
+            rest = rest[cut + len("%(pages)s"):]
+        else:
+            out.append("counter(page)")
+            rest = rest[cut + len("%(page)s"):]
+    return " ".join(out)
+
+
+def _base_context(session: ClassSession, paper: str, title: str) -> dict[str, Any]:
+    return {
+        "lang": translation.get_language(), "paper": PAPERS[paper], "paper_id": paper,
+        "document_title": title, "header_css": css_string(title),
+        "page_css": page_counter_css(),
+    }
+
+
+def chart_img(svg: str) -> SafeString:
+    """An SVG chart as an ``<img>`` (data URI): WeasyPrint lays it out far faster than inline
+    SVG, and the chart's ``<desc>`` becomes the image's alt text."""
+    match = re.search(r"<desc[^>]*>(.*?)</desc>", svg, flags=re.S)
+    alt = unescape(match.group(1)) if match else ""
+    data = base64.b64encode(svg.encode()).decode()
+    return mark_safe(f'<img class="chart" alt="{escape(alt)}" '
+                     f'src="data:image/svg+xml;base64,{data}">')
+
+
+def _fetcher() -> URLFetcher:
+    """Only ``data:`` URIs (the charts) may be loaded: a report fetches nothing else."""
+    return URLFetcher(allowed_protocols={"data"}, allow_redirects=False)
+
+
+@functools.cache
+def _static_css(name: str) -> CSS:
+    path = finders.find(f"css/{name}")
+    assert isinstance(path, str), f"static/css/{name} is missing"
+    with open(path, encoding="utf-8") as handle:
+        return CSS(string=handle.read(), url_fetcher=_fetcher())
+
+
+def print_css() -> CSS:
+    """``static/css/print.css``, parsed once per process (it is the same for every report)."""
+    return _static_css("print.css")
+
+
+class _ReportHTML(HTML):
+    """WeasyPrint's HTML with a lean user-agent stylesheet (``static/css/print-ua.css``).
+
+    The stock HTML5 one has rules for every HTML element and form control, and matching them
+    against each element of a 25-page handout costs about a fifth of the rendering time.
+    ``_ua_stylesheets`` is WeasyPrint's own hook (pinned below 71 in pyproject.toml); if it
+    ever disappears, the stock stylesheet is used and only speed is lost.
+    """
+
+    def _ua_stylesheets(self, forms: bool = False) -> list[CSS]:
+        return [_static_css("print-ua.css")]
+
+
+def write_pdf(html: str) -> bytes:
+    return _ReportHTML(string=html, url_fetcher=_fetcher()).write_pdf(
+        stylesheets=[print_css()])
+
+
+# --------------------------------------------------------------------------- class
+
+
+def comparison(tables: Sequence[TableStory]) -> list[dict[str, Any]]:
+    """The same three charts for every table, grouped by chart (tables side by side)."""
+    if len(tables) < 2:
+        return []
+    kinds = [("tension", _("Tension by round")), ("levels", _("Service levels by round")),
+             ("tax", _("Tax chosen by round"))]
+    return [{"kind": kind, "title": title,
+             "charts": [{"table": t.number, "img": chart_img(t.charts[kind])} for t in tables]}
+            for kind, title in kinds]
+
+
+def comparison_rows(tables: Sequence[TableStory]) -> list[dict[str, Any]]:
+    rows = []
+    for t in tables:
+        main = t.main_tax()
+        rows.append({"number": t.number, "main_tax": main or "—",
+                     "pact": t.final.get("pact_total"), "start": t.start_tension,
+                     "exclusions": len(t.exclusions()), "levels": t.levels_sum,
+                     "tension": t.tension, "result": table_result(t)})
+    return rows
+
+
+def class_context(lesson: LessonStory, paper: str) -> dict[str, Any]:
+    tables = lesson.tables
+    context = _base_context(lesson.session, paper, f"{lesson.title} · {lesson.date}")
+    context.update({
+        "lesson": lesson,
+        "tables": [{"story": t, "result": table_result(t), "pact": pact_line(t),
+                    "charts": {k: chart_img(v) for k, v in t.charts.items()},
+                    "questions": questions.table_questions(t, limit=QUESTIONS_PER_TABLE)}
+                   for t in tables],
+        "comparison": comparison(tables),
+        "comparison_rows": comparison_rows(tables) if len(tables) > 1 else [],
+        "general_questions": questions.general_questions(),
+        "comparison_questions": questions.comparison_questions(tables),
+    })
+    return context
+
+
+def class_html(session: ClassSession, *, paper: str) -> str:
+    with translation.override(session.language):
+        lesson = lesson_story(session)
+        return render_to_string("reports/class.html", class_context(lesson, paper))
+
+
+def class_handout(session: ClassSession, *, paper: str = DEFAULT_PAPER) -> bytes:
+    """The class handout (one PDF for the lesson)."""
+    html = class_html(session, paper=paper)
+    with translation.override(session.language):
+        return write_pdf(html)
+
+
+# --------------------------------------------------------------------------- students
+
+
+def students_context(session: ClassSession, students: Sequence[StudentStory], paper: str
+                     ) -> dict[str, Any]:
+    for student in students:
+        student.prompts = questions.reflection_prompts(student)
+    context = _base_context(session, paper, f"{session} · {lesson_date(session)}")
+    context.update({
+        "session": session, "date": lesson_date(session),
+        "game": str(session.get_game_display()),
+        "students": [{"s": s, "result": table_result(s.table), "chart": chart_img(s.chart)}
+                     for s in students],
+    })
+    return context
+
+
+def students_html(session: ClassSession, *, paper: str, seat_id: int | None = None) -> str:
+    with translation.override(session.language):
+        students = lesson_students(session, seat_id=seat_id)
+        return render_to_string("reports/students.html",
+                                students_context(session, students, paper))
+
+
+def student_handouts(session: ClassSession, *, paper: str = DEFAULT_PAPER,
+                     seat_id: int | None = None) -> bytes:
+    """One page per student, all in one PDF (or just ``seat_id``'s page)."""
+    html = students_html(session, paper=paper, seat_id=seat_id)
+    with translation.override(session.language):
+        return write_pdf(html)

@@ -1,0 +1,142 @@
+"""Debrief downloads for the teacher who owns the lesson (anyone else: 404).
+
+Every file is built on demand from the log, so it always matches the lesson as it is now;
+a report is available once the lesson is finished (409 with an explanation before that).
+``?paper=a4|letter`` picks the paper and is remembered; ``?anonymous=1`` replaces names in the
+data exports.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import translation
+from django.utils.text import slugify
+from django.views.decorators.http import require_GET
+
+from facilitator.errors import ServiceError
+from facilitator.models import ClassSession
+from facilitator.reports import export, pdf
+from facilitator.reports.services import session_set_paper
+from facilitator.reports.story import lesson_story
+from facilitator.selectors import session_for_teacher
+
+FINISHED = (ClassSession.Status.FINISHED, ClassSession.Status.ARCHIVED)
+View = Callable[..., HttpResponse]
+
+
+def _owned(request: HttpRequest, session_id: int) -> ClassSession:
+    try:
+        return session_for_teacher(request.user, session_id)
+    except ServiceError:
+        raise Http404("There is no such lesson.") from None
+
+
+def finished_lesson(view: View) -> View:
+    """Login required; the owner's session only (404); finished only (409 page)."""
+    @login_required
+    @require_GET
+    @wraps(view)
+    def wrapper(request: HttpRequest, session_id: int, **kwargs: Any) -> HttpResponse:
+        session = _owned(request, session_id)
+        if session.status not in FINISHED:
+            return render(request, "reports/not_ready.html", {"session": session}, status=409)
+        return view(request, session, **kwargs)
+    return wrapper
+
+
+def _paper(request: HttpRequest, session: ClassSession) -> str:
+    paper = request.GET.get("paper")
+    if paper:
+        try:
+            session_set_paper(session=session, paper=paper)
+        except ServiceError:
+            paper = None
+    return paper if paper in pdf.PAPERS else pdf.session_paper(session)
+
+
+def _anonymous(request: HttpRequest) -> bool:
+    return request.GET.get("anonymous", "") in ("1", "true", "yes", "on")
+
+
+def _file(content: bytes | str, content_type: str, filename: str, *, inline: bool = False
+          ) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    disposition = "inline" if inline else "attachment"
+    response["Content-Disposition"] = f'{disposition}; filename="{filename}"'
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _name(session: ClassSession, what: str, ext: str) -> str:
+    base = slugify(session.title) or f"lesson-{session.pk}"
+    return f"{base}-{what}.{ext}"
+
+
+@finished_lesson
+def index(request: HttpRequest, session: ClassSession) -> HttpResponse:
+    with translation.override(session.language):
+        lesson = lesson_story(session, with_charts=False)
+        results = [(t, t.result_lines()) for t in lesson.tables]
+    students = (session.seats.filter(is_bot=False, table__isnull=False)
+                .select_related("table").order_by("table__number", "position", "nickname"))
+    return render(request, "reports/index.html", {
+        "session": session, "paper": _paper(request, session), "results": results,
+        "students": students})
+
+
+@finished_lesson
+def class_pdf(request: HttpRequest, session: ClassSession) -> HttpResponse:
+    content = pdf.class_handout(session, paper=_paper(request, session))
+    return _file(content, "application/pdf", _name(session, "class", "pdf"), inline=True)
+
+
+@finished_lesson
+def students_pdf(request: HttpRequest, session: ClassSession) -> HttpResponse:
+    content = pdf.student_handouts(session, paper=_paper(request, session))
+    return _file(content, "application/pdf", _name(session, "students", "pdf"), inline=True)
+
+
+@finished_lesson
+def student_pdf(request: HttpRequest, session: ClassSession, seat_id: int) -> HttpResponse:
+    seat = session.seats.filter(pk=seat_id, is_bot=False, table__isnull=False).first()
+    if seat is None:
+        raise Http404("There is no such student in this lesson.")
+    content = pdf.student_handouts(session, paper=_paper(request, session), seat_id=seat.pk)
+    return _file(content, "application/pdf",
+                 _name(session, slugify(seat.nickname) or f"student-{seat.pk}", "pdf"),
+                 inline=True)
+
+
+@finished_lesson
+def table_record(request: HttpRequest, session: ClassSession, number: int) -> HttpResponse:
+    table = session.tables.filter(number=number).select_related("session").first()
+    if table is None:
+        raise Http404("There is no such table.")
+    anonymous = _anonymous(request)
+    record = export.table_record(table, anonymous=anonymous)
+    body = json.dumps(record, ensure_ascii=False, indent=2) + "\n"
+    what = f"table-{number}" + ("-anonymous" if anonymous else "")
+    return _file(body, "application/json; charset=utf-8", _name(session, what, "json"))
+
+
+@finished_lesson
+def rounds_csv(request: HttpRequest, session: ClassSession) -> HttpResponse:
+    anonymous = _anonymous(request)
+    body = export.rounds_csv(session, anonymous=anonymous)
+    what = "rounds" + ("-anonymous" if anonymous else "")
+    return _file(body, "text/csv; charset=utf-8", _name(session, what, "csv"))
+
+
+@finished_lesson
+def results_csv(request: HttpRequest, session: ClassSession) -> HttpResponse:
+    anonymous = _anonymous(request)
+    body = export.results_csv(session, anonymous=anonymous)
+    what = "results" + ("-anonymous" if anonymous else "")
+    return _file(body, "text/csv; charset=utf-8", _name(session, what, "csv"))
