@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from facilitator import seating
+from facilitator import charts, seating
 from facilitator.models import ClassSession
 from facilitator.pacing import failure_moment, moment, rank
 from games.state_in_class import data
@@ -305,6 +306,10 @@ def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, A
                             "pairs": list(zip(tie["options"], labels, strict=True))}
     if game.get("final") and stage == Stage.FINAL:
         ctx["final"] = final_block(game["final"], names)
+        history = game.get("history") or []
+        # charts.* escape every text they draw: their SVG is safe to inline.
+        ctx["charts"] = [mark_safe(charts.tension_chart(history, width=420, height=220)),
+                         mark_safe(charts.levels_chart(history, width=420, height=220))]
     return ctx
 
 
@@ -424,4 +429,6 @@ def phone_context(view: dict[str, Any]) -> dict[str, Any]:
     if game.get("final") and session["stage"] == Stage.FINAL:
         mine = game["final"]["players"].get(me["name"])
         ctx["my_final"] = mine
+        ctx["my_chart"] = mark_safe(charts.coins_chart(
+            me["statement"], goals=role["goals"] if role else None, width=360, height=180))
     return ctx

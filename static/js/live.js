@@ -89,6 +89,11 @@ function swap(html, phase) {
   live.innerHTML = html;
   if (phase) live.dataset.phase = phase;
   if (focused) document.getElementById(focused)?.focus();
+  // Fix: a phone scrolled down to its ballot's button kept that offset when the next screen
+  // came in, so the student saw the middle of it ("1 of 8 has voted", the final count without
+  // the points). Bring the start of "Now" back into view.
+  const now = live.querySelector("#now");
+  if (now && now.getBoundingClientRect().top < 0) window.scrollTo(0, 0);
   startTimer();
   applyReveal();
 }
@@ -140,6 +145,10 @@ document.addEventListener("submit", (event) => {
 // Phones sleep: reconnect as soon as the page is visible or the network is back.
 document.addEventListener("visibilitychange", () => { if (!document.hidden) connect(); });
 window.addEventListener("online", connect);
+// Fix: a phone that loses the wifi keeps a dead socket open until TCP gives up (minutes), and
+// its screen went stale with no warning. Close it now: the banner shows and, once the network
+// is back ("online" above), the phone reconnects and gets a fresh view.
+window.addEventListener("offline", () => { if (socket) socket.close(); });
 
 // ---- console only: keyboard shortcuts (a clicker sends space, arrows or page down) ----
 document.addEventListener("keydown", (event) => {
