@@ -83,6 +83,28 @@ function revealOne() {
   return true;
 }
 
+// ---- console only: focus on one table of several (kept across updates and reloads) ----
+function applyFocus() {
+  const focus = sessionStorage.getItem(`focus:${live.dataset.socket}`) || "";
+  const grid = live.querySelector(".tables");
+  if (!grid) return;
+  grid.classList.toggle("focused", focus !== "");
+  for (const board of grid.querySelectorAll("article.board")) {
+    const mine = board.id === `table-${focus}`;
+    board.hidden = focus !== "" && !mine;
+    for (const link of board.querySelectorAll("[data-focus]")) {
+      link.hidden = (link.dataset.focus === "") !== (focus !== "");
+    }
+  }
+}
+document.addEventListener("click", (event) => {
+  const link = event.target.closest("[data-focus]");
+  if (!link) return;
+  event.preventDefault();
+  sessionStorage.setItem(`focus:${live.dataset.socket}`, link.dataset.focus);
+  applyFocus();
+});
+
 function swap(html, phase) {
   if (typeof html !== "string") return;
   const focused = document.activeElement && document.activeElement.id;
@@ -96,6 +118,7 @@ function swap(html, phase) {
   if (now && now.getBoundingClientRect().top < 0) window.scrollTo(0, 0);
   startTimer();
   applyReveal();
+  applyFocus();
 }
 
 function showError(text) {
@@ -193,4 +216,5 @@ function startTimer() {
 
 startTimer();
 applyReveal();
+applyFocus();
 connect();
