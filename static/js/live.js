@@ -108,9 +108,19 @@ document.addEventListener("click", (event) => {
 function swap(html, phase) {
   if (typeof html !== "string") return;
   const focused = document.activeElement && document.activeElement.id;
+  // Fix: the view the socket sends when it (re)connects replaced a ballot the student had
+  // just ticked, and "Put my token in the bag" then stopped at "select an option". Same
+  // moment of the lesson: tick the same options again.
+  const ticked = phase === live.dataset.phase
+    ? [...live.querySelectorAll("form input:checked")].map((i) => [i.name, i.value]) : [];
   live.innerHTML = html;
   if (phase) live.dataset.phase = phase;
   if (focused) document.getElementById(focused)?.focus();
+  for (const [name, value] of ticked) {
+    for (const input of live.querySelectorAll(`form input[name="${CSS.escape(name)}"]`)) {
+      if (input.value === value && !input.disabled) input.checked = true;
+    }
+  }
   // Fix: a phone scrolled down to its ballot's button kept that offset when the next screen
   // came in, so the student saw the middle of it ("1 of 8 has voted", the final count without
   // the points). Bring the start of "Now" back into view.
