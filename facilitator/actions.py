@@ -106,6 +106,14 @@ def from_form(post: Any) -> dict[str, Any]:
     return raw
 
 
+def _check_expected(session: ClassSession, expected: str | None) -> None:
+    if expected is None:
+        return
+    if expected != ClassSession.objects.get(pk=session.pk).phase_id:
+        raise ServiceError("stale", _("The lesson has already moved on; the screen has been "
+                                      "updated."), status=409)
+
+
 def seat_act(seat_id: int, message: Any) -> None:
     expected = message.expected
     if isinstance(message, Pact):
@@ -114,11 +122,18 @@ def seat_act(seat_id: int, message: Any) -> None:
         services.ballot_cast(seat_id=seat_id, kind=message.kind, option=message.option,
                              expected=expected)
     elif isinstance(message, SeatTieBreak):
-        services.tie_break_submit(seat_id=seat_id, choice=message.choice)
+        # Fix: pass the phone's phase id on: it was dropped here, so a tie-break sent from a
+        # screen of an earlier moment (a resend after a reconnect) was not refused as stale.
+        services.tie_break_submit(seat_id=seat_id, choice=message.choice, expected=expected)
 
 
 def teacher_act(session: ClassSession, message: Any) -> None:
     expected = message.expected
+    if isinstance(message, Start | Remove) or (isinstance(message, Simple)
+                                               and message.type in ("pause", "resume")):
+        # Fix: these accepted a phase id and ignored it (a console showing an earlier moment
+        # could still pause or remove); like every other message, a stale one is refused.
+        _check_expected(session, expected)
     if isinstance(message, Start):
         services.session_start(session=session, fill=message.fill)
     elif isinstance(message, Simple) and message.type == "next":

@@ -7,12 +7,15 @@ A ballot reaches the projector and the voter's own phone, never every phone.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+
+logger = logging.getLogger(__name__)
 
 
 def projector_group(session_id: int) -> str:
@@ -28,7 +31,15 @@ def _send(groups: Iterable[str], message: dict[str, Any]) -> None:
     if layer is None:
         return
     for group in groups:
-        async_to_sync(layer.group_send)(group, message)
+        try:
+            async_to_sync(layer.group_send)(group, message)
+        except Exception as exc:  # any failure of the layer (Redis down or restarting)
+            # Fix: this runs after the commit, so an exception here reported an action that
+            # had been saved as failed (a 500, or the socket closed with 1011). A message is
+            # only a hint: screens catch up when they reconnect. Log it, and do not try the
+            # other groups (they would wait for the same dead server).
+            logger.warning("could not tell %s about a change: %r", group, exc)
+            return
 
 
 def after_commit(groups: Iterable[str], message: dict[str, Any]) -> None:

@@ -180,7 +180,7 @@ class _Frame:
         out = [f'<line x1="{self.x0}" y1="{self.y1}" x2="{self.x1}" y2="{self.y1}" '
                f'stroke="{INK}" stroke-width="1"/>']
         for rnd in range(self.first, data.ROUNDS + 1):
-            label = _("Start") if rnd == 0 else str(rnd)
+            label = pgettext("the beginning of the game", "Start") if rnd == 0 else str(rnd)
             out.append(_text(self.x(rnd), self.y1 + 15, label, size=10))
         out.append(_text((self.x0 + self.x1) / 2, self.y1 + 29, _("Round"), size=10,
                          fill=MUTED))

@@ -19,10 +19,13 @@ Bad input gets an ``error`` frame and changes nothing; the socket stays open.
 from __future__ import annotations
 
 import json
+import os
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db import close_old_connections
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -32,6 +35,7 @@ from pydantic import TypeAdapter, ValidationError
 from facilitator import actions, broadcast, selectors, services
 from facilitator.actions import Id
 from facilitator.errors import ServiceError
+from facilitator.language import phone_language
 from facilitator.models import ClassSession, Seat
 from facilitator.network import join_url
 from facilitator.presenters import phone_context, projector_context
@@ -40,6 +44,18 @@ SEAT_COOKIE = "sic_seat"
 CSRF_COOKIE = "csrftoken"
 MAX_FRAME = 4096
 ID_ADAPTER: TypeAdapter[Any] = TypeAdapter(Id)
+_render_thread: tuple[int, ThreadPoolExecutor] | None = None
+
+
+def render_executor() -> ThreadPoolExecutor:
+    """One thread per process that renders views (read-only), apart from the one thread in
+    which Channels runs every service call. Performance fix (docs/performance.md): renders
+    queued in that thread made every ballot behind them wait. Made again in a forked child
+    (the parent's thread does not exist there; see STACK.md trap 4)."""
+    global _render_thread
+    if _render_thread is None or _render_thread[0] != os.getpid():
+        _render_thread = (os.getpid(), ThreadPoolExecutor(1, thread_name_prefix="render"))
+    return _render_thread[1]
 
 
 def _echo_id(raw: Any) -> Any:
@@ -90,7 +106,8 @@ class LessonConsumer(AsyncJsonWebsocketConsumer):
                 return
             if isinstance(message, actions.Refresh):
                 await self.send_view()
-                await self.send_json({"type": "ack", "id": message.id})
+                if not getattr(self, "closing", False):
+                    await self.send_json({"type": "ack", "id": message.id})
                 return
             try:
                 await database_sync_to_async(self.act)(message)
@@ -113,8 +130,18 @@ class LessonConsumer(AsyncJsonWebsocketConsumer):
         """The frame with this socket's current view: data, and the screen as HTML."""
         raise NotImplementedError
 
+    async def render_async(self) -> dict[str, Any]:
+        return await database_sync_to_async(self._render_then_tidy, thread_sensitive=False,
+                                            executor=render_executor())()
+
+    def _render_then_tidy(self) -> dict[str, Any]:
+        try:
+            return self.render()
+        finally:
+            close_old_connections()  # in the render's own context (the wrapper's may differ)
+
     async def send_view(self) -> None:
-        await self.send_json(await database_sync_to_async(self.render)())
+        await self.send_json(await self.render_async())
 
     async def lesson_refresh(self, event: dict[str, Any]) -> None:
         await self.send_view()
@@ -138,7 +165,9 @@ class SeatConsumer(LessonConsumer):
             await self.close(code=4403)
             return
         self.seat = seat
-        self.language = seat.session.language
+        self.token_hash = seat.token_hash
+        # The phone's own language choice (its cookie), else the lesson's.
+        self.language = phone_language(self.scope.get("cookies", {}), seat.session.language)
         await self.channel_layer.group_add(broadcast.seat_group(seat.pk), self.channel_name)
         await self.accept()
         await database_sync_to_async(services.seat_set_connected)(seat_id=seat.pk,
@@ -161,12 +190,34 @@ class SeatConsumer(LessonConsumer):
         await self.channel_layer.group_send(broadcast.projector_group(self.seat.session_id),
                                             {"type": "lesson.refresh"})
 
+    def holds_seat(self) -> bool:
+        """The token this socket opened with still holds the seat (not removed, not reseated).
+
+        Fix: the socket kept acting for (and being shown) its seat after the seat was
+        removed or given to a new phone whenever the "removed" message did not reach it (a
+        lost channel-layer message, another daphne process): it trusted the token once.
+        """
+        return Seat.objects.filter(pk=self.seat.pk, token_hash=self.token_hash,
+                                   removed=False).exists()
+
     def act(self, message: Any) -> None:
+        if not self.holds_seat():
+            raise ServiceError("removed", _("You are no longer in this lesson."), status=403)
         actions.seat_act(self.seat.pk, message)
 
+    async def send_view(self) -> None:
+        frame = await self.render_async()  # in the render thread (see render_executor)
+        await self.send_json(frame)
+        if frame["type"] == "removed":
+            self.closing = True
+            await self.close(code=4403)
+
     def render(self) -> dict[str, Any]:
-        view = selectors.seat_view(self.seat)
-        with translation.override(self.language):
+        if not self.holds_seat():
+            with translation.override(self.language):
+                return {"type": "removed", "message": _("You are no longer in this lesson.")}
+        with translation.override(self.language):  # the view too: it names the lesson
+            view = selectors.seat_view(self.seat)
             context = {**phone_context(view), "csrf_token": self.csrf_token()}
             html = render_to_string("play/_screen.html", context)
         return {"type": "view", "phase": view["session"]["phase_id"], "html": html,
@@ -212,8 +263,8 @@ class TeacherConsumer(LessonConsumer):
 
     def render(self) -> dict[str, Any]:
         self.session.refresh_from_db()
-        view = selectors.projector_view(self.session)
-        with translation.override(self.language):
+        with translation.override(self.language):  # the view too: it names the lesson
+            view = selectors.projector_view(self.session)
             context = {**projector_context(view, join_url=self.join_url),
                        "csrf_token": self.csrf_token()}
             html = render_to_string("facilitator/_console_live.html", context)

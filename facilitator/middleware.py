@@ -1,9 +1,13 @@
-"""Security headers Django 5.2 does not set by itself."""
+"""Security headers Django 5.2 does not set by itself, and the websocket same-origin check."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlsplit
 
+from channels.middleware import BaseMiddleware
+from channels.security.websocket import WebsocketDenier
 from django.http import HttpRequest, HttpResponse
 
 # No inline script anywhere: scripts and styles come from our own static files only. Inline
@@ -32,3 +36,41 @@ class ContentSecurityPolicyMiddleware:
             response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
         response.headers.setdefault("Referrer-Policy", "same-origin")
         return response
+
+
+def _header(scope: dict[str, Any], name: bytes) -> str | None:
+    for key, value in scope.get("headers", []):
+        if key == name:
+            return value.decode("latin-1")
+    return None
+
+
+def _hostname(netloc: str) -> str | None:
+    try:
+        return urlsplit(f"//{netloc}").hostname
+    except ValueError:
+        return None
+
+
+class SameOriginWebsocketMiddleware(BaseMiddleware):
+    """Sockets only from this site's own pages: the Origin's host must be the socket's Host.
+
+    Fix: ``AllowedHostsOriginValidator`` compares the Origin with ALLOWED_HOSTS, which is "*"
+    in classroom mode (the laptop is reached by whatever address the wifi gives it), so a page
+    of any other site could open a lesson socket with the visitor's cookies. Browsers always
+    send both headers; a client that sends no Host header is no browser (and not protected
+    by an Origin check anyway), so it is left to the allowed-hosts check. Ports are not
+    compared (a proxy may drop them from Host).
+    """
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        host = _header(scope, b"host")
+        if host is not None:
+            origin = _header(scope, b"origin") or ""
+            try:
+                origin_host = urlsplit(origin).hostname
+            except ValueError:
+                origin_host = None
+            if origin_host is None or origin_host != _hostname(host):
+                return await WebsocketDenier()(scope, receive, send)
+        return await self.inner(scope, receive, send)

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from facilitator import charts, seating
 from facilitator.models import ClassSession
@@ -20,7 +20,15 @@ from facilitator.pacing import failure_moment, moment, rank
 from games.state_in_class import data
 
 Stage = ClassSession.Stage
+# The letter keys the service colours in CSS (svc-H...); the mark is what people read, in their
+# language (the same marks as the charts).
 SERVICE_LETTERS = {data.HEALTH: "H", data.EDUCATION: "E", data.SHIELD: "S"}
+
+
+def service_mark(service: str) -> str:
+    return {data.HEALTH: pgettext("chart letter for Health", "H"),
+            data.EDUCATION: pgettext("chart letter for Education", "E"),
+            data.SHIELD: pgettext("chart letter for Social Shield", "S")}[service]
 PHASE_BAR = [Stage.EVENT, Stage.DEBATE, Stage.TAX_VOTE, Stage.PAY, Stage.BUDGET_VOTE,
              Stage.END_OF_ROUND]
 
@@ -35,6 +43,15 @@ def service_name(service: str) -> str:
 
 def class_name(klass: str | None) -> str:
     return _(data.CLASS_NAMES[klass]) if klass else ""
+
+
+def class_mark(klass: str | None) -> str:
+    """The class's initial on a badge, in the active language (U/M/W; A/M/T in Spanish)."""
+    if not klass:
+        return ""
+    return {data.UPPER: pgettext("badge for the upper class", "U"),
+            data.MIDDLE: pgettext("badge for the middle class", "M"),
+            data.WORKING: pgettext("badge for the working class", "W")}[klass]
 
 
 def coins(n: int) -> str:
@@ -52,7 +69,8 @@ def event_effect(event: str, effect: dict[str, Any]) -> str:
     """The event's effect resolved for this table, e.g. "Health is 2 → cost of living +2"."""
     kind = effect.get("effect")
     if kind == "boom":
-        return _("Everyone receives %(n)d coins.") % {"n": effect["coins"]}
+        return ngettext("Everyone receives %(n)d coin.", "Everyone receives %(n)d coins.",
+                        effect["coins"]) % {"n": effect["coins"]}
     if kind == "surcharge":
         return _("%(service)s is at level %(level)d → everyone's cost of living +2 this round.") % {
             "service": service_name(effect["service"]), "level": effect["level"]}
@@ -151,7 +169,7 @@ def board_as_shown(game: dict[str, Any], session: dict[str, Any]) -> dict[str, A
 
 def services_block(services: dict[str, Any], price: int) -> list[dict[str, Any]]:
     return [{
-        "key": s, "name": service_name(s), "letter": SERVICE_LETTERS[s],
+        "key": s, "name": service_name(s), "letter": SERVICE_LETTERS[s], "mark": service_mark(s),
         "level": v["level"], "fund": v["fund"], "price": price,
         "to_next": None if v["level"] >= data.MAX_LEVEL else max(0, price - v["fund"]),
         "effect": _(data.SERVICE_EFFECTS[s]), "pips": range(1, data.MAX_LEVEL + 1),
@@ -164,11 +182,12 @@ def tally_block(tally: dict[str, int], kind: str) -> list[dict[str, Any]]:
     for option, votes in tally.items():
         if kind == "tax":
             label = f"{option} · {_(data.TAX_NAMES[option])}"
-            letter = option
+            letter = mark = option
         else:
             label, letter = service_name(option), SERVICE_LETTERS[option]
-        rows.append({"option": option, "label": label, "letter": letter, "votes": votes,
-                     "percent": round(100 * votes / top)})
+            mark = service_mark(option)
+        rows.append({"option": option, "label": label, "letter": letter, "mark": mark,
+                     "votes": votes, "percent": round(100 * votes / top)})
     return rows
 
 
@@ -177,16 +196,19 @@ def split_block(split: dict[str, Any]) -> dict[str, Any]:
     for step in split.get("steps", []):
         passes.setdefault(step["pass"], []).append({
             **step, "name": service_name(step["to"]), "letter": SERVICE_LETTERS[step["to"]],
+            "mark": service_mark(step["to"]),
             "redirected": step["to"] != step["service"],
             "from_name": service_name(step["service"])})
     return {
         "revenue": split.get("revenue", 0),
         "ranking": [{"key": s, "name": service_name(s), "letter": SERVICE_LETTERS[s],
+                     "mark": service_mark(s),
                      "place": i + 1, "share": split["shares"].get(s, 0)}
                     for i, s in enumerate(split.get("ranking", []))],
         "passes": [{"number": n, "steps": steps} for n, steps in sorted(passes.items())],
         "level_ups": [{"name": service_name(u["service"]), "level": u["level"],
-                       "letter": SERVICE_LETTERS[u["service"]]}
+                       "letter": SERVICE_LETTERS[u["service"]],
+                       "mark": service_mark(u["service"])}
                       for u in split.get("level_ups", [])],
     }
 
@@ -263,6 +285,7 @@ def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, A
     seats = [{**s, "role": role_name(players.get(s["name"], {}).get("role")),
               "klass": players.get(s["name"], {}).get("class"),
               "klass_name": class_name(players.get(s["name"], {}).get("class")),
+              "klass_mark": class_mark(players.get(s["name"], {}).get("class")),
               "exclusions": range(players.get(s["name"], {}).get("exclusions", 0))}
              for s in table["seats"]]
     ctx: dict[str, Any] = {
@@ -415,8 +438,10 @@ def phone_context(view: dict[str, Any]) -> dict[str, Any]:
     if role:
         ctx["role"] = {
             **role, "name": role_name(role["id"]), "klass": class_name(role["class"]),
+            "mark": class_mark(role["class"]),
             "description": _(data.ROLES[role["id"]].description),
             "helped_by": [{"name": service_name(s), "letter": SERVICE_LETTERS[s],
+                           "mark": service_mark(s),
                            "effect": _(data.SERVICE_EFFECTS[s])} for s in role["helped_by"]],
             "goals": [(_(data.GOAL_NAMES[k]), v) for k, v in role["goals"].items()],
         }
@@ -424,6 +449,7 @@ def phone_context(view: dict[str, Any]) -> dict[str, Any]:
         ctx["taxes"] = [{"option": o, "name": _(data.TAX_NAMES[o]), "you_pay": me["tax_preview"][o],
                          "collects": game["tax_collects"][o]} for o in data.TAX_OPTIONS]
     ctx["budget_options"] = [{"option": s, "name": service_name(s), "letter": SERVICE_LETTERS[s],
+                              "mark": service_mark(s),
                               "effect": _(data.SERVICE_EFFECTS[s]),
                               "level": game["services"][s]["level"]} for s in data.SERVICES]
     if game.get("final") and session["stage"] == Stage.FINAL:

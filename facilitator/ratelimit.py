@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import time
 
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
+
+logger = logging.getLogger(__name__)
 
 
 def client_key(request: HttpRequest) -> str:
@@ -26,13 +29,22 @@ def _key(request: HttpRequest) -> str:
 
 
 def too_many_failures(request: HttpRequest) -> bool:
-    return (cache.get(_key(request)) or 0) >= settings.JOIN_ATTEMPTS_PER_MINUTE
+    try:
+        return (cache.get(_key(request)) or 0) >= settings.JOIN_ATTEMPTS_PER_MINUTE
+    except Exception as exc:  # the cache (Redis) is down or restarting
+        # Fix: a join during a Redis restart answered 500. The limit is a brake on guessing,
+        # not a lock: without its counter, let the join go on (the code is still checked).
+        logger.warning("join rate limit unavailable: %r", exc)
+        return False
 
 
 def record_failure(request: HttpRequest) -> None:
     key = _key(request)
-    if not cache.add(key, 1, timeout=120):
-        try:
-            cache.incr(key)
-        except ValueError:
-            cache.set(key, 1, timeout=120)
+    try:
+        if not cache.add(key, 1, timeout=120):
+            try:
+                cache.incr(key)
+            except ValueError:
+                cache.set(key, 1, timeout=120)
+    except Exception as exc:  # see too_many_failures
+        logger.warning("join rate limit unavailable: %r", exc)

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 
 from facilitator.errors import ServiceError
 from facilitator.models import ClassSession, Seat, Table
@@ -26,11 +27,11 @@ def teacher_sessions(user: AbstractBaseUser) -> QuerySet[ClassSession]:
 def session_for_teacher(user: AbstractBaseUser, session_id: Any) -> ClassSession:
     """The session if ``user`` owns it; otherwise 'not found' (never 'forbidden': no hints)."""
     if not getattr(user, "is_authenticated", False):
-        raise ServiceError("login_required", "Log in first.", status=403)
+        raise ServiceError("login_required", _("Log in first."), status=403)
     session = ClassSession.objects.filter(pk=session_id, owner=user).first() \
         if str(session_id).isdigit() else None
     if session is None:
-        raise ServiceError("not_found", "There is no such lesson.", status=404)
+        raise ServiceError("not_found", _("There is no such lesson."), status=404)
     return session
 
 

@@ -12,7 +12,7 @@ from collections import defaultdict
 from typing import Any
 
 from django.db.models import Max
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 
 from facilitator.clock import now
 from facilitator.errors import ServiceError
@@ -71,8 +71,25 @@ def save_state(table: Table, state: Any) -> None:
     table.save(update_fields=["snapshot"])
 
 
+def _engine_words() -> dict[str, dict[str, str]]:
+    """Engine codes that appear in a reason's values (``{kind}``, ``{phase}``), as words."""
+    return {
+        "kind": {"tax": pgettext("a vote", "tax"), "budget": pgettext("a vote", "budget")},
+        "phase": {"pact": pgettext("a phase", "opening pact"),
+                  "tax_vote": pgettext("a phase", "tax vote"),
+                  "budget_vote": pgettext("a phase", "budget vote"),
+                  "tie_break": pgettext("a phase", "tie-break"),
+                  "end_of_round": pgettext("a phase", "end of round"),
+                  "over": pgettext("a phase", "game over")},
+    }
+
+
 def engine_error(exc: InvalidAction) -> ServiceError:
-    return ServiceError("invalid_action", gettext(exc.reason).format(**exc.params))
+    """The engine's English reason (a msgid marked in ``games/``), in the active language."""
+    words = _engine_words()
+    params = {k: words.get(k, {}).get(v, v) if isinstance(v, str) else v
+              for k, v in exc.params.items()}
+    return ServiceError("invalid_action", gettext(exc.reason).format(**params))
 
 
 def apply_action(table: Table, state: Any, action: Action, *, actor: str,
@@ -138,14 +155,16 @@ def verify_table(table: Table) -> list[str]:
     problems: list[str] = []
     replayed = replay_table(table)
     if table.snapshot is not None and engine.to_dict(replayed) != table.snapshot:
-        problems.append("the snapshot differs from a full replay of the log")
+        problems.append(gettext("the snapshot differs from a full replay of the log"))
     ledger = ledger_balances(table)
     expected = engine_balances(replayed)
     for acct in sorted(set(ledger) | set(expected)):
         if ledger.get(acct, 0) != expected.get(acct, 0):
-            problems.append(f"{acct}: ledger {ledger.get(acct, 0)}, engine {expected.get(acct, 0)}")
+            problems.append(gettext("%(account)s: ledger %(ledger)d, engine %(engine)d") % {
+                "account": acct, "ledger": ledger.get(acct, 0),
+                "engine": expected.get(acct, 0)})
     if sum(ledger.values()) != 0:
-        problems.append("the ledger does not balance (coins created or lost)")
+        problems.append(gettext("the ledger does not balance (coins created or lost)"))
     return problems
 
 

@@ -18,6 +18,7 @@ from facilitator import actions, network, ratelimit, selectors, services
 from facilitator.consumers import SEAT_COOKIE
 from facilitator.errors import ServiceError
 from facilitator.forms import JoinForm, NewLessonForm
+from facilitator.language import phone_language
 from facilitator.models import ClassSession
 from facilitator.presenters import phone_context, projector_context
 from facilitator.tables import game_record
@@ -87,9 +88,9 @@ def play(request: HttpRequest, error: ServiceError | None = None) -> HttpRespons
     seat = selectors.seat_for_token(request.COOKIES.get(SEAT_COOKIE))
     if seat is None:
         return redirect("join")
-    view = selectors.seat_view(seat)
     get_token(request)  # the CSRF cookie, for forms the websocket pushes later
-    with translation.override(seat.session.language):
+    with translation.override(phone_language(request.COOKIES, seat.session.language)):
+        view = selectors.seat_view(seat)  # in the language too: it names the lesson
         context = {**phone_context(view), "error": error.message if error else None}
         return render(request, "play/phone.html", context, status=error.status if error else 200)
 
@@ -100,7 +101,7 @@ def play_act(request: HttpRequest) -> HttpResponse:
     seat = selectors.seat_for_token(request.COOKIES.get(SEAT_COOKIE))
     if seat is None:
         return redirect("join")
-    with translation.override(seat.session.language):
+    with translation.override(phone_language(request.COOKIES, seat.session.language)):
         try:
             message = actions.parse(actions.SEAT_MESSAGES, actions.from_form(request.POST))
             actions.seat_act(seat.pk, message)
@@ -135,7 +136,10 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def lesson_new(request: HttpRequest) -> HttpResponse:
-    form = NewLessonForm(request.POST or None, initial={"language": request.LANGUAGE_CODE})
+    # Fix: `request.POST or None` left the form unbound for a POST with no fields (an empty
+    # QueryDict is false): it answered 200 with a blank form and no message.
+    form = NewLessonForm(request.POST if request.method == "POST" else None,
+                         initial={"language": request.LANGUAGE_CODE})
     if request.method == "POST" and form.is_valid():
         try:
             session = services.session_create(
@@ -153,9 +157,9 @@ def lesson_new(request: HttpRequest) -> HttpResponse:
 @login_required
 def console(request: HttpRequest, session_id: int) -> HttpResponse:
     session = _owned(request, session_id)
-    view = selectors.projector_view(session)
     get_token(request)  # the CSRF cookie, for forms the websocket pushes later
     with translation.override(session.language):
+        view = selectors.projector_view(session)  # in the language too: it names the lesson
         context = projector_context(view, join_url=join_url(request, session.join_code))
         return render(request, "facilitator/console.html", context)
 

@@ -21,6 +21,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from games.i18n import _
+
 Action = dict[str, Any]
 Event = dict[str, Any]
 PUBLIC = "public"
@@ -74,7 +76,7 @@ def get_engine(game_id: str) -> Engine:
     except KeyError:
         known = ", ".join(sorted(ENGINES))
         raise InvalidConfig(
-            "Unknown game {game!r}; known games: {known}.", game=game_id, known=known
+            _("Unknown game {game!r}; known games: {known}."), game=game_id, known=known
         ) from None
 
 

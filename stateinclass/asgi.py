@@ -11,13 +11,14 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "stateinclass.settings")
 # Set Django up before importing anything that may import models.
 django_asgi_app = get_asgi_application()
 
+from facilitator.middleware import SameOriginWebsocketMiddleware  # noqa: E402
 from facilitator.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            SameOriginWebsocketMiddleware(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),
     }
 )

@@ -121,6 +121,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The live test server refuses an in-memory SQLite database.
     # One file per test run, so two runs on one machine do not share (and break) it.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f"test-db-{os.getpid()}.sqlite3")}
+# Keep database connections open between socket messages (docs/performance.md). With the
+# default (0) Channels closed the connection after every message: each ballot opened a new
+# one (a PostgreSQL login; for SQLite, closing the last connection checkpoints the WAL), which
+# tripled the cost of a ballot. Health checks drop a connection that the server has closed.
+# The test suite sets 0 (tests/conftest.py), so no connection outlives a test database.
+DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("DB_CONN_MAX_AGE", "300"))
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 # Channels: Redis when several daphne processes serve one site, else in-process memory.
 # The Redis options avoid the traps in STACK.md (idle sockets dying at 5 s, the 100-connection
@@ -174,6 +181,15 @@ LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("es", "Español")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
+# A lesson has its language (chosen by the teacher); a phone may pick its own with the
+# "English · Español" switch, which stores the choice in this cookie (Django's set_language
+# view sets it). LocaleMiddleware honours it on every page; /play/ and the phone's socket
+# prefer it to the lesson's language; the projector and the handouts always ignore it.
+LANGUAGE_COOKIE_NAME = "sic_lang"
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_SECURE = PRODUCTION
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_TZ = True
 

@@ -5,11 +5,12 @@
 - ``student_handouts(session, paper=..., seat_id=None)``: one page per student (all of them,
   or one seat) (``templates/reports/students.html``).
 
-Both are built on demand from the log (never stored), in the session's language, on A4 or US
-Letter. Page size, running headers and "Page X of Y" come from CSS ``@page`` rules:
-``static/css/print.css`` (shared, parsed once per process) and ``templates/reports/_page.css``
-(per document). WeasyPrint may fetch nothing but ``data:`` URIs: every chart is an SVG image
-inlined as a data URI, and the fonts are the system's (DejaVu Sans on Debian).
+Both are built on demand from the log (never stored), in the session's language (or the one
+passed as ``language``: the teacher may pick the other), on A4 or US Letter. Page size,
+running headers and "Page X of Y" come from CSS ``@page`` rules: ``static/css/print.css``
+(shared, parsed once per process) and ``templates/reports/_page.css`` (per document).
+WeasyPrint may fetch nothing but ``data:`` URIs: every chart is an SVG image inlined as a data
+URI, and the fonts are the system's (DejaVu Sans on Debian).
 """
 
 from __future__ import annotations
@@ -177,16 +178,17 @@ def class_context(lesson: LessonStory, paper: str) -> dict[str, Any]:
     return context
 
 
-def class_html(session: ClassSession, *, paper: str) -> str:
-    with translation.override(session.language):
+def class_html(session: ClassSession, *, paper: str, language: str | None = None) -> str:
+    with translation.override(language or session.language):
         lesson = lesson_story(session)
         return render_to_string("reports/class.html", class_context(lesson, paper))
 
 
-def class_handout(session: ClassSession, *, paper: str = DEFAULT_PAPER) -> bytes:
-    """The class handout (one PDF for the lesson)."""
-    html = class_html(session, paper=paper)
-    with translation.override(session.language):
+def class_handout(session: ClassSession, *, paper: str = DEFAULT_PAPER,
+                  language: str | None = None) -> bytes:
+    """The class handout (one PDF for the lesson), in ``language`` (default: the lesson's)."""
+    html = class_html(session, paper=paper, language=language)
+    with translation.override(language or session.language):
         return write_pdf(html)
 
 
@@ -207,16 +209,18 @@ def students_context(session: ClassSession, students: Sequence[StudentStory], pa
     return context
 
 
-def students_html(session: ClassSession, *, paper: str, seat_id: int | None = None) -> str:
-    with translation.override(session.language):
+def students_html(session: ClassSession, *, paper: str, seat_id: int | None = None,
+                  language: str | None = None) -> str:
+    with translation.override(language or session.language):
         students = lesson_students(session, seat_id=seat_id)
         return render_to_string("reports/students.html",
                                 students_context(session, students, paper))
 
 
 def student_handouts(session: ClassSession, *, paper: str = DEFAULT_PAPER,
-                     seat_id: int | None = None) -> bytes:
-    """One page per student, all in one PDF (or just ``seat_id``'s page)."""
-    html = students_html(session, paper=paper, seat_id=seat_id)
-    with translation.override(session.language):
+                     seat_id: int | None = None, language: str | None = None) -> bytes:
+    """One page per student, all in one PDF (or just ``seat_id``'s page), in ``language``
+    (default: the lesson's)."""
+    html = students_html(session, paper=paper, seat_id=seat_id, language=language)
+    with translation.override(language or session.language):
         return write_pdf(html)

@@ -22,6 +22,7 @@ from django.utils.translation import ngettext
 from facilitator.reports.story import (
     StudentStory,
     TableStory,
+    coins,
     event_name,
     role_name,
     service_name,
@@ -201,19 +202,22 @@ def upper_coins_vs_legacy(story: TableStory) -> Question | None:
              if row["class"] == data.UPPER]
     if not upper:
         return None
-    coins = sum(row["coins"] for _name, row in upper)
+    upper_coins = sum(row["coins"] for _name, row in upper)
     if story.legacy:
         return _q("upper-coins-vs-legacy", story, _(
             "The table reached the Legacy (%(n)d levels): +5 points for everyone. The upper "
-            "class still ended with %(coins)d coins between them.") % {
-                "n": story.levels_sum, "coins": coins},
+            "class still ended with %(coins)s between them.") % {
+                "n": story.levels_sum, "coins": coins(upper_coins)},
             _("Who paid most for the Legacy, and who gained most from it? Would the upper "
               "class have scored more by paying less tax?"))
     missing = data.LEGACY_LEVELS - story.levels_sum
-    return _q("upper-coins-vs-legacy", story, _(
-        "The upper class ended with %(coins)d coins between them. The country was %(missing)d "
-        "levels short of the Legacy: about %(cost)d coins of budget.") % {
-            "coins": coins, "missing": missing, "cost": missing * story.state.price},
+    return _q("upper-coins-vs-legacy", story, ngettext(
+        "The upper class ended with %(coins)s between them. The country was %(missing)d "
+        "level short of the Legacy: about %(cost)s of budget.",
+        "The upper class ended with %(coins)s between them. The country was %(missing)d "
+        "levels short of the Legacy: about %(cost)s of budget.", missing) % {
+            "coins": coins(upper_coins), "missing": missing,
+            "cost": coins(missing * story.state.price)},
         _("If those coins had been paid in tax, everyone would have got +5 points, the upper "
           "class too. Why didn't it happen? When is saving for yourself better than paying for "
           "everyone?"))
@@ -248,8 +252,8 @@ def low_pact(story: TableStory) -> Question | None:
     if story.start_tension is None or story.start_tension < 3:
         return None
     return _q("low-pact", story, _(
-        "Before knowing their roles, the players gave %(total)d coins to the opening pact, so "
-        "Tension started at %(t)d.") % {"total": story.final.get("pact_total") or 0,
+        "Before knowing their roles, the players gave %(total)s to the opening pact, so "
+        "Tension started at %(t)d.") % {"total": coins(story.final.get("pact_total") or 0),
                                         "t": story.start_tension},
         _("Why do people give little when nobody knows yet who will be rich or poor? Now that "
           "you know your role, would you give more or less?"))
@@ -260,8 +264,8 @@ def generous_pact(story: TableStory) -> Question | None:
     if story.start_tension != 1:
         return None
     return _q("generous-pact", story, _(
-        "The opening pact collected %(total)d coins: Tension started at 1, the lowest "
-        "space.") % {"total": story.final.get("pact_total") or 0},
+        "The opening pact collected %(total)s: Tension started at 1, the lowest "
+        "space.") % {"total": coins(story.final.get("pact_total") or 0)},
         _("Without knowing their roles, the players were generous. Would they have been as "
           "generous after seeing their role cards? Why?"))
 
@@ -339,9 +343,12 @@ def winner_and_excluded(story: TableStory) -> Question | None:
     if not winners or not excluded:
         return None
     w = story.final["players"][winners[0]]
-    return _q("winner-and-excluded", story, _(
+    return _q("winner-and-excluded", story, ngettext(
+        "%(winner)s won the final count with %(score)d point, while %(others)s got an "
+        "Exclusion.",
         "%(winner)s won the final count with %(score)d points, while %(others)s got an "
-        "Exclusion.") % {"winner": _capital(who(winners[0], w["role"])), "score": w["score"],
+        "Exclusion.", w["score"]) % {"winner": _capital(who(winners[0], w["role"])),
+                                     "score": w["score"],
                          "others": ngettext("%(n)d player at the table",
                                             "%(n)d players at the table",
                                             len(excluded)) % {"n": len(excluded)}},
@@ -394,8 +401,9 @@ def comparison_questions(stories: Sequence[TableStory]) -> list[Question]:
     legacy = [s for s in stories if s.legacy]
     no_legacy = [s for s in stories if not s.legacy]
     if legacy and no_legacy:
-        out.append(Question("compare-legacy", _capital(_(
-            "%(yes)s reached the Legacy; %(no)s did not.") % {
+        out.append(Question("compare-legacy", _capital(ngettext(
+            "%(yes)s reached the Legacy; %(no)s did not.",
+            "%(yes)s reached the Legacy; %(no)s did not.", len(legacy)) % {
                 "yes": tables_label([s.number for s in legacy]),
                 "no": tables_label([s.number for s in no_legacy])}),
             _("Look at their tax choices and budget rankings. What made the difference?")))
@@ -410,8 +418,9 @@ def comparison_questions(stories: Sequence[TableStory]) -> list[Question]:
             "Tension and for the poorest players?")))
     starts = {s.number: s.start_tension for s in stories if s.start_tension is not None}
     if len(set(starts.values())) > 1:
-        parts = "; ".join(_("table %(n)d gave %(total)d coins (Tension %(t)d)") % {
-            "n": s.number, "total": s.final.get("pact_total") or 0, "t": starts[s.number]}
+        parts = "; ".join(_("table %(n)d gave %(total)s (Tension %(t)d)") % {
+            "n": s.number, "total": coins(s.final.get("pact_total") or 0),
+            "t": starts[s.number]}
             for s in stories if s.number in starts)
         out.append(Question("compare-pact", _("The opening pacts differed: %(parts)s.") % {
             "parts": parts}, _(
@@ -464,9 +473,9 @@ def reflection_prompts(student: StudentStory) -> list[str]:
                     if line["reason"] == f"midlife:{draw['card']}" and line["amount"] < 0)
         if lost >= 5 or draw.get("token"):
             prompts.append(_(
-                "Your life card, “%(card)s”, cost you %(n)d coins. Which service, at which "
+                "Your life card, “%(card)s”, cost you %(coins)s. Which service, at which "
                 "level, would have protected you?") % {"card": student.midlife["card"],
-                                                        "n": lost})
+                                                        "coins": coins(lost)})
     if story.failed:
         prompts.append(_(
             "The State failed in round %(round)d. What could you have done differently, and "
@@ -488,9 +497,9 @@ def reflection_prompts(student: StudentStory) -> list[str]:
             "matter to you?") % {"goal": _(data.GOAL_NAMES[goal])})
     if final:
         prompts.append(_(
-            "Over the game you paid %(tax)d coins of tax, and the services gave you %(points)d "
+            "Over the game you paid %(tax)s of tax, and the services gave you %(points)d "
             "points at the end. Was it a good deal, for you and for the table?") % {
-                "tax": student.tax_paid, "points": final["breakdown"]["dividend"]})
+                "tax": coins(student.tax_paid), "points": final["breakdown"]["dividend"]})
     if p.pact is not None:
         prompts.append(_(
             "You gave %(n)d of your 3 coins to the opening pact before you knew your role. "

@@ -24,6 +24,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
 from facilitator import charts
 from facilitator.models import ClassSession, Seat, Table
@@ -72,6 +73,11 @@ def goal_name(goal: str) -> str:
     return _(data.GOAL_NAMES[goal])
 
 
+def coins(n: int) -> str:
+    """"1 coin", "5 coins" (the number with its noun, for sentences with several numbers)."""
+    return ngettext("%(n)d coin", "%(n)d coins", n) % {"n": n}
+
+
 def who(name: str, role: str | None) -> str:
     """"the Precarious freelancer (Cai)": the role first, as the rules speak of roles."""
     if not role:
@@ -99,19 +105,20 @@ def event_effect(event: str, effect: Mapping[str, Any]) -> str:
     """What the round's event did at this table, in one or two sentences."""
     kind = effect.get("effect")
     if kind == "boom":
-        return _("Everyone received %(n)d coins.") % {"n": effect.get("coins", 0)}
+        return ngettext("Everyone received %(n)d coin.", "Everyone received %(n)d coins.",
+                        effect.get("coins", 0)) % {"n": effect.get("coins", 0)}
     if kind == "surcharge":
         return _("%(service)s was at level %(level)d, so everyone's cost of living was "
-                 "%(n)d coins higher this round.") % {
+                 "%(coins)s higher this round.") % {
             "service": service_name(effect["service"]), "level": effect["level"],
-            "n": effect.get("surcharge", 0)}
+            "coins": coins(effect.get("surcharge", 0))}
     if kind == "spared":
         return _("%(service)s was at level %(level)d, so the cost of living stayed normal.") % {
             "service": service_name(effect["service"]), "level": effect["level"]}
     if kind == "tech_bonus":
         return _("Education was at level %(level)d: the middle and working classes earn "
-                 "%(n)d more coins every round from now on.") % {
-            "level": effect["level"], "n": effect.get("bonus", 0)}
+                 "an extra %(coins)s every round from now on.") % {
+            "level": effect["level"], "coins": coins(effect.get("bonus", 0))}
     if kind == "missed":
         return _("Education was only at level %(level)d: nobody got the extra income.") % {
             "level": effect["level"]}
@@ -122,8 +129,8 @@ def event_effect(event: str, effect: Mapping[str, Any]) -> str:
         return _("Tension rose by 1. The services softened the blow: everyone lost up to "
                  "1 coin.")
     if kind == "peace":
-        return _("Tension was %(t)d (3 or lower): %(n)d extra coins went into the budget.") % {
-            "t": effect.get("tension") or 0, "n": effect.get("coins", 0)}
+        return _("Tension was %(t)d (3 or lower): an extra %(coins)s went into the budget.") % {
+            "t": effect.get("tension") or 0, "coins": coins(effect.get("coins", 0))}
     if kind == "no_peace":
         return _("Tension was %(t)d, above 3: no extra coins for the budget.") % {
             "t": effect.get("tension") or 0}
@@ -402,8 +409,10 @@ def _budget(entry: Mapping[str, Any]) -> dict[str, Any] | None:
             if step["to"] != step["service"]:
                 redirected[(step["service"], step["to"])] += step["coins"]
         out["redirects"] = [
-            _("%(service)s was already at level 5, so %(n)d coins of its share went to "
-              "%(to)s.") % {"service": service_name(s), "n": n, "to": service_name(t)}
+            ngettext("%(service)s was already at level 5, so %(n)d coin of its share went to "
+                     "%(to)s.",
+                     "%(service)s was already at level 5, so %(n)d coins of its share went to "
+                     "%(to)s.", n) % {"service": service_name(s), "n": n, "to": service_name(t)}
             for (s, t), n in redirected.items()]
         ups: dict[str, list[int]] = defaultdict(list)
         for up in split.get("level_ups") or []:
@@ -447,11 +456,11 @@ def _rounds(state: GameState, start: int | None) -> list[RoundStory]:
         if story.revenue is not None:
             effect = entry.get("event_effect") or {}
             if effect.get("effect") == "peace":
-                story.revenue_notes.append(_("including %(n)d coins from Social peace") % {
-                    "n": effect.get("coins", 0)})
+                story.revenue_notes.append(_("including %(coins)s from Social peace") % {
+                    "coins": coins(effect.get("coins", 0))})
             if inheritance:
-                story.revenue_notes.append(_("including %(n)d coins from the inheritance") % {
-                    "n": inheritance})
+                story.revenue_notes.append(_("including %(coins)s from the inheritance") % {
+                    "coins": coins(inheritance)})
             inheritance = 0
         if entry.get("levels"):
             story.after = [{"name": service_name(s), "level": entry["levels"][s],
@@ -533,10 +542,10 @@ def pact_line(story: TableStory) -> str:
     total = story.final.get("pact_total")
     if total is None or story.start_tension is None:
         return _("The opening pact was not finished.")
-    return _("The opening pact collected %(total)d coins from %(n)d players, so Tension started "
+    return _("The opening pact collected %(coins)s from %(n)d players, so Tension started "
              "at %(t)d. (With %(n)d players: %(t1)d or more coins → 1; %(t2)d or more → 2; "
              "%(t3)d or more → 3; fewer → 4.)") % {
-        "total": total, "n": n, "t": story.start_tension, "t1": t1, "t2": t2, "t3": t3}
+        "coins": coins(total), "n": n, "t": story.start_tension, "t1": t1, "t2": t2, "t3": t3}
 
 
 # --------------------------------------------------------------------------- the lesson
@@ -604,7 +613,7 @@ def statement_rows(player: Player, exclusion_rounds: Sequence[int]) -> list[dict
         if rnd in exclusion_rounds:
             row["other"].append(_("Exclusion token"))
         out.append({
-            "round": _("Start") if rnd == 0 else str(rnd),
+            "round": pgettext("the beginning of the game", "Start") if rnd == 0 else str(rnd),
             "income": signed(row["income"]) if row["income"] else "",
             "tax": (signed(row["tax"]) + (f" ({row['tax_option']})" if row["tax_option"] else "")
                     ) if row["tax"] else "",

@@ -2,8 +2,8 @@
 
 Every file is built on demand from the log, so it always matches the lesson as it is now;
 a report is available once the lesson is finished (409 with an explanation before that).
-``?paper=a4|letter`` picks the paper and is remembered; ``?anonymous=1`` replaces names in the
-data exports.
+``?paper=a4|letter`` picks the paper and is remembered; ``?lang=en|es`` picks the handouts'
+language (default: the lesson's); ``?anonymous=1`` replaces names in the data exports.
 """
 
 from __future__ import annotations
@@ -13,14 +13,17 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import translation
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from facilitator.errors import ServiceError
+from facilitator.language import known
 from facilitator.models import ClassSession
 from facilitator.reports import export, pdf
 from facilitator.reports.services import session_set_paper
@@ -61,6 +64,12 @@ def _paper(request: HttpRequest, session: ClassSession) -> str:
     return paper if paper in pdf.PAPERS else pdf.session_paper(session)
 
 
+def _language(request: HttpRequest, session: ClassSession) -> str:
+    """``?lang=en|es``: the handouts in that language; anything else: the lesson's."""
+    lang = request.GET.get("lang")
+    return lang if lang and known(lang) else session.language
+
+
 def _anonymous(request: HttpRequest) -> bool:
     return request.GET.get("anonymous", "") in ("1", "true", "yes", "on")
 
@@ -86,20 +95,33 @@ def index(request: HttpRequest, session: ClassSession) -> HttpResponse:
         results = [(t, t.result_lines()) for t in lesson.tables]
     students = (session.seats.filter(is_bot=False, table__isnull=False)
                 .select_related("table").order_by("table__number", "position", "nickname"))
+    words = handout_language_words()
     return render(request, "reports/index.html", {
         "session": session, "paper": _paper(request, session), "results": results,
-        "students": students})
+        "students": students, "handouts_language": words[session.language][0],
+        "other_languages": [{"code": c, "label": words[c][1]}
+                            for c, _name in settings.LANGUAGES if c != session.language]})
+
+
+def handout_language_words() -> dict[str, tuple[str, str]]:
+    """Per language: which language the handouts are in, and the label of a link to them."""
+    return {
+        "en": (_("The handouts are in English, the lesson's language."), _("In English:")),
+        "es": (_("The handouts are in Spanish, the lesson's language."), _("In Spanish:")),
+    }
 
 
 @finished_lesson
 def class_pdf(request: HttpRequest, session: ClassSession) -> HttpResponse:
-    content = pdf.class_handout(session, paper=_paper(request, session))
+    content = pdf.class_handout(session, paper=_paper(request, session),
+                                language=_language(request, session))
     return _file(content, "application/pdf", _name(session, "class", "pdf"), inline=True)
 
 
 @finished_lesson
 def students_pdf(request: HttpRequest, session: ClassSession) -> HttpResponse:
-    content = pdf.student_handouts(session, paper=_paper(request, session))
+    content = pdf.student_handouts(session, paper=_paper(request, session),
+                                   language=_language(request, session))
     return _file(content, "application/pdf", _name(session, "students", "pdf"), inline=True)
 
 
@@ -108,7 +130,8 @@ def student_pdf(request: HttpRequest, session: ClassSession, seat_id: int) -> Ht
     seat = session.seats.filter(pk=seat_id, is_bot=False, table__isnull=False).first()
     if seat is None:
         raise Http404("There is no such student in this lesson.")
-    content = pdf.student_handouts(session, paper=_paper(request, session), seat_id=seat.pk)
+    content = pdf.student_handouts(session, paper=_paper(request, session), seat_id=seat.pk,
+                                   language=_language(request, session))
     return _file(content, "application/pdf",
                  _name(session, slugify(seat.nickname) or f"student-{seat.pk}", "pdf"),
                  inline=True)

@@ -224,6 +224,8 @@ def _lose(n: int, token: bool = True) -> Outcome:
     if token:
         return Outcome(_("You lose {n} coins; an Exclusion token if you cannot pay."), loss=n,
                        token_if_short=True)
+    if n == 1:  # no "1 coins" (the engine cannot use ngettext: one text per number)
+        return Outcome(_("You lose 1 coin."), loss=n)
     return Outcome(_("You lose {n} coins."), loss=n)
 
 

@@ -39,6 +39,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from games.core import PUBLIC, Action, Event, InvalidAction, InvalidConfig
+from games.i18n import _
 from games.state_in_class import data
 from games.state_in_class.state import (
     BUDGET_VOTE,
@@ -75,41 +76,41 @@ def fund_account(service: str) -> str:
 
 def new_game(config: Mapping[str, Any], seed: int) -> GameState:
     if not isinstance(config, Mapping):
-        raise InvalidConfig("The game config must be an object.")
+        raise InvalidConfig(_("The game config must be an object."))
     unknown = sorted(set(config) - CONFIG_KEYS)
     if unknown:
-        raise InvalidConfig("Unknown config keys: {keys}.", keys=", ".join(unknown))
+        raise InvalidConfig(_("Unknown config keys: {keys}."), keys=", ".join(unknown))
     if not isinstance(seed, int) or isinstance(seed, bool):
-        raise InvalidConfig("The seed must be a whole number.")
+        raise InvalidConfig(_("The seed must be a whole number."))
     names = config.get("players")
     if not isinstance(names, list) or not all(isinstance(n, str) and n.strip() for n in names):
-        raise InvalidConfig("'players' must be a list of non-empty names.")
+        raise InvalidConfig(_("'players' must be a list of non-empty names."))
     if len(set(names)) != len(names):
-        raise InvalidConfig("Player names must be different.")
+        raise InvalidConfig(_("Player names must be different."))
     if len(names) not in data.SETUPS:
-        raise InvalidConfig("State in Class needs 6, 7 or 8 players, not {n}.", n=len(names))
+        raise InvalidConfig(_("State in Class needs 6, 7 or 8 players, not {n}."), n=len(names))
     setup = data.SETUPS[len(names)]
     roles_pin = config.get("roles") or {}
     in_play = [r for r in data.BASE_ROLES if r not in setup.left_out]
     if not isinstance(roles_pin, Mapping):
-        raise InvalidConfig("'roles' must map player names to role ids.")
+        raise InvalidConfig(_("'roles' must map player names to role ids."))
     for name, role in roles_pin.items():
         if name not in names:
-            raise InvalidConfig("'roles' names an unknown player {name!r}.", name=name)
+            raise InvalidConfig(_("'roles' names an unknown player {name!r}."), name=name)
         if role not in in_play:
             raise InvalidConfig(
-                "Role {role!r} is not in play with {n} players.", role=role, n=len(names)
+                _("Role {role!r} is not in play with {n} players."), role=role, n=len(names)
             )
     if len(set(roles_pin.values())) != len(roles_pin):
-        raise InvalidConfig("'roles' gives the same role to two players.")
+        raise InvalidConfig(_("'roles' gives the same role to two players."))
     midlife_pin = config.get("midlife_order") or []
     # Fix (tests/games/test_setup_and_pact.py): a non-string entry such as ["eviction"] made
     # the dict lookup raise TypeError instead of InvalidConfig.
     if not isinstance(midlife_pin, list) or any(
             not isinstance(c, str) or c not in data.MIDLIFE_CARDS for c in midlife_pin):
-        raise InvalidConfig("'midlife_order' must list Midlife card ids.")
+        raise InvalidConfig(_("'midlife_order' must list Midlife card ids."))
     if len(set(midlife_pin)) != len(midlife_pin):
-        raise InvalidConfig("'midlife_order' lists a card twice.")
+        raise InvalidConfig(_("'midlife_order' lists a card twice."))
     # Fix (tests/games/test_setup_and_pact.py): start every wallet empty; the bank then pays
     # the 3 starting coins below. Player() defaults to START_COINS, which gave everyone 6.
     players = [Player(name=n, seat=i) for i, n in enumerate(names)]
@@ -236,13 +237,13 @@ def replay_actions(state: GameState, actions: Iterable[Action]) -> tuple[GameSta
 def step(state: GameState, action: Action) -> list[Event]:
     """Validate ``action`` completely, then apply it to ``state`` in place."""
     if not isinstance(action, Mapping):
-        raise InvalidAction("An action must be an object with a 'type'.")
+        raise InvalidAction(_("An action must be an object with a 'type'."))
     kind = action.get("type")
     handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
-        raise InvalidAction("Unknown action type {type!r}.", type=kind)
+        raise InvalidAction(_("Unknown action type {type!r}."), type=kind)
     if state.phase == OVER:
-        raise InvalidAction("The game is over.")
+        raise InvalidAction(_("The game is over."))
     required, optional, check = handler
     _check_keys(action, required, optional)
     check(state, action)
@@ -256,11 +257,11 @@ def _check_keys(action: Mapping[str, Any], required: set[str], optional: set[str
     keys = set(action)
     missing = sorted(required - keys)
     if missing:
-        raise InvalidAction("The {type} action needs {keys}.", type=action["type"],
+        raise InvalidAction(_("The {type} action needs {keys}."), type=action["type"],
                             keys=", ".join(missing))
     extra = sorted(keys - required - optional - {"type"}, key=str)
     if extra:
-        raise InvalidAction("Unexpected fields in the {type} action: {keys}.",
+        raise InvalidAction(_("Unexpected fields in the {type} action: {keys}."),
                             type=action["type"], keys=", ".join(map(repr, extra)))
 
 
@@ -269,7 +270,7 @@ def _known_player(state: GameState, name: Any) -> Player:
         for p in state.players:
             if p.name == name:
                 return p
-    raise InvalidAction("There is no player {name!r} at this table.", name=name)
+    raise InvalidAction(_("There is no player {name!r} at this table."), name=name)
 
 
 def _is_count(value: Any) -> bool:
@@ -282,12 +283,12 @@ def _is_count(value: Any) -> bool:
 def _check_pact(state: GameState, action: Action) -> None:
     p = _known_player(state, action["player"])
     if state.phase != PACT:
-        raise InvalidAction("The opening pact is over.")
+        raise InvalidAction(_("The opening pact is over."))
     if p.pact is not None:
-        raise InvalidAction("{name} has already made their pact contribution.", name=p.name)
+        raise InvalidAction(_("{name} has already made their pact contribution."), name=p.name)
     coins = action["coins"]
     if not _is_count(coins) or not 0 <= coins <= data.MAX_PACT:
-        raise InvalidAction("A pact contribution is 0, 1, 2 or 3 coins, not {coins!r}.",
+        raise InvalidAction(_("A pact contribution is 0, 1, 2 or 3 coins, not {coins!r}."),
                             coins=coins)
 
 
@@ -404,19 +405,27 @@ def _vote_kind(state: GameState) -> str | None:
 def _check_kind(state: GameState, action: Action) -> str:
     kind = action["kind"]
     if kind not in ("tax", "budget"):
-        raise InvalidAction("A vote is 'tax' or 'budget', not {kind!r}.", kind=kind)
+        raise InvalidAction(_("A vote is 'tax' or 'budget', not {kind!r}."), kind=kind)
     open_kind = _vote_kind(state)
     if open_kind != kind:
-        now = f"the {open_kind} vote is open" if open_kind else f"this is the {state.phase} phase"
-        raise InvalidAction("The {kind} vote is not open: {now}.", kind=kind, now=now)
+        # One whole sentence per case, so each can be translated (no English fragments).
+        raise InvalidAction(_NOT_OPEN[(kind, open_kind)], phase=state.phase)
     return kind
+
+
+_NOT_OPEN = {
+    ("tax", "budget"): _("The tax vote is not open: the budget vote is open."),
+    ("budget", "tax"): _("The budget vote is not open: the tax vote is open."),
+    ("tax", None): _("The tax vote is not open: this is the {phase} phase."),
+    ("budget", None): _("The budget vote is not open: this is the {phase} phase."),
+}
 
 
 def _check_ballot(state: GameState, action: Action) -> None:
     p = _known_player(state, action["player"])
     _check_kind(state, action)
     if p.name in state.receipts:
-        raise InvalidAction("{name} has already voted in this {kind} vote.", name=p.name,
+        raise InvalidAction(_("{name} has already voted in this {kind} vote."), name=p.name,
                             kind=action["kind"])
 
 
@@ -436,18 +445,18 @@ def _check_count(state: GameState, action: Action) -> None:
     kind = _check_kind(state, action)
     tally = action["tally"]
     if not isinstance(tally, Mapping):
-        raise InvalidAction("A tally maps each option to its number of votes.")
+        raise InvalidAction(_("A tally maps each option to its number of votes."))
     options = options_for(kind)
     for option, votes in tally.items():
         if option not in options:
-            raise InvalidAction("{option!r} is not an option of the {kind} vote.",
+            raise InvalidAction(_("{option!r} is not an option of the {kind} vote."),
                                 option=option, kind=kind)
         if not _is_count(votes) or votes < 0:
-            raise InvalidAction("The votes for {option} must be a whole number of 0 or more.",
+            raise InvalidAction(_("The votes for {option} must be a whole number of 0 or more."),
                                 option=option)
     if sum(tally.values()) != len(state.receipts):
         raise InvalidAction(
-            "The tally has {counted} votes but {cast} ballots are in the bag.",
+            _("The tally has {counted} votes but {cast} ballots are in the bag."),
             counted=sum(tally.values()), cast=len(state.receipts))
 
 
@@ -526,19 +535,19 @@ def _check_tie_break(state: GameState, action: Action) -> None:
     p = _known_player(state, action["player"])
     tie = state.tie
     if state.phase != TIE_BREAK or tie is None:
-        raise InvalidAction("There is no tie to break.")
+        raise InvalidAction(_("There is no tie to break."))
     if "kind" in action and action["kind"] != tie.kind:
-        raise InvalidAction("The tie to break is in the {kind} vote.", kind=tie.kind)
+        raise InvalidAction(_("The tie to break is in the {kind} vote."), kind=tie.kind)
     if p.name != tie.deciders[0]:
-        raise InvalidAction("It is {decider}'s turn to break the tie, not {name}'s.",
+        raise InvalidAction(_("It is {decider}'s turn to break the tie, not {name}'s."),
                             decider=tie.deciders[0], name=p.name)
     choice = action["choice"]
     if choice is None:
         if tie.kind == "budget":
-            raise InvalidAction("The lowest Income decides a budget tie and cannot pass.")
+            raise InvalidAction(_("The lowest Income decides a budget tie and cannot pass."))
         return
     if choice not in tie.options:
-        raise InvalidAction("{choice!r} is not one of the tied options ({options}).",
+        raise InvalidAction(_("{choice!r} is not one of the tied options ({options})."),
                             choice=choice, options=", ".join(tie.options))
 
 

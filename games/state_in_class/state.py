@@ -9,7 +9,7 @@ The state never holds a (player, vote option) pair: only who has put a token in 
 from __future__ import annotations
 
 import pickle
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from games.state_in_class import data
@@ -99,7 +99,30 @@ class GameState:
 
 
 def to_dict(state: GameState) -> dict[str, Any]:
-    return asdict(state)
+    """The state as JSON-ready data (a deep copy, like ``dataclasses.asdict``).
+
+    Written out by hand because ``asdict`` recurses through every nested list and dict with
+    ``deepcopy`` and cost about 3 ms per call; it runs on every saved decision (the snapshot).
+    The history and statements are copied with a pickle round trip, which is ~10x faster.
+    """
+    players = [{"name": p.name, "seat": p.seat, "coins": p.coins, "role": p.role,
+                "exclusions": p.exclusions, "pact": p.pact, "statement": p.statement}
+               for p in state.players]
+    tie = state.tie
+    raw = {
+        "seed": state.seed, "players": players, "price": state.price,
+        "roles_pin": state.roles_pin, "midlife_pin": state.midlife_pin, "round": state.round,
+        "phase": state.phase, "tension": state.tension, "failed": state.failed,
+        "services": {k: {"level": v.level, "fund": v.fund} for k, v in state.services.items()},
+        "tax": state.tax, "receipts": state.receipts,
+        "tie": None if tie is None else {"kind": tie.kind, "options": tie.options,
+                                         "deciders": tie.deciders, "ranked": tie.ranked,
+                                         "rest": tie.rest},
+        "tally": state.tally, "pot": state.pot, "surcharge": state.surcharge,
+        "tech_bonus": state.tech_bonus, "spares_taken": state.spares_taken,
+        "pact_total": state.pact_total, "history": state.history,
+    }
+    return pickle.loads(pickle.dumps(raw, pickle.HIGHEST_PROTOCOL))
 
 
 def from_dict(raw: dict[str, Any]) -> GameState:

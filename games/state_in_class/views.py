@@ -13,6 +13,7 @@ import copy
 from typing import Any
 
 from games.core import Action, InvalidAction
+from games.i18n import _
 from games.state_in_class import data
 from games.state_in_class.rules import (
     GAME_ID,
@@ -115,7 +116,7 @@ def _player(state: GameState, seat: str) -> Player:
     for p in state.players:
         if p.name == seat:
             return p
-    raise InvalidAction("There is no player {name!r} at this table.", name=seat)
+    raise InvalidAction(_("There is no player {name!r} at this table."), name=seat)
 
 
 def legal_actions(state: GameState, seat: str | None) -> list[Action]:

@@ -10,6 +10,8 @@ let socket = null;
 let retry = 0;
 let pending = null; // the last action sent and not yet answered
 let bannerTimer = null;
+// How the server refuses an action it has already counted (see resendIfLost).
+const REPEATED = ["already_voted", "already_contributed", "no_tie", "not_your_turn"];
 
 function socketUrl() {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
@@ -49,8 +51,10 @@ function receive(message) {
     if (pending && pending.id === message.id) pending = null;
   } else if (message.type === "error") {
     const mine = pending && pending.id === message.id;
-    // A resent ballot that had in fact arrived is refused as a duplicate: nothing to report.
-    const quiet = mine && pending.resent && message.code === "already_voted";
+    // A resent action that had in fact arrived is refused as a duplicate: nothing to report.
+    // Fix: only a ballot was recognised; a resent pact or tie-break showed "You have already
+    // made your pact contribution." / "There is no tie to break." after a reconnect.
+    const quiet = mine && pending.resent && REPEATED.includes(message.code);
     if (mine) pending = null;
     if (!quiet) showError(message.message);
   } else if (message.type === "removed") {
@@ -66,26 +70,39 @@ function resendIfLost(phase) {
   }
 }
 
+// Fix: the console's own state (the debate timer, the Midlife cards shown so far, the table
+// in focus) lived in sessionStorage, which dies with the tab: a projector tab closed and
+// opened again restarted the timer and hid the cards already read. localStorage outlives the
+// tab; only the current moment's entry of each kind is kept.
+const store = window.localStorage;
+function keep(prefix, key, value) {
+  for (let i = store.length - 1; i >= 0; i -= 1) {
+    const old = store.key(i);
+    if (old && old !== key && old.startsWith(prefix)) store.removeItem(old);
+  }
+  store.setItem(key, value);
+}
+
 // ---- console only: Midlife cards appear one by one, as they are read ----
 function revealKey() { return `reveal:${live.dataset.socket}:${live.dataset.phase}`; }
 function applyReveal() {
   // Every table reveals its n-th card at the same press.
-  const shown = Number(sessionStorage.getItem(revealKey()) || 1);
+  const shown = Number(store.getItem(revealKey()) || 1);
   for (const board of live.querySelectorAll("article")) {
     board.querySelectorAll("[data-reveal]").forEach((item, i) => { item.hidden = i >= shown; });
   }
 }
 function revealOne() {
   if (!live.querySelector("[data-reveal][hidden]")) return false;
-  const shown = Number(sessionStorage.getItem(revealKey()) || 1) + 1;
-  sessionStorage.setItem(revealKey(), String(shown));
+  const shown = Number(store.getItem(revealKey()) || 1) + 1;
+  keep(`reveal:${live.dataset.socket}:`, revealKey(), String(shown));
   applyReveal();
   return true;
 }
 
 // ---- console only: focus on one table of several (kept across updates and reloads) ----
 function applyFocus() {
-  const focus = sessionStorage.getItem(`focus:${live.dataset.socket}`) || "";
+  const focus = store.getItem(`focus:${live.dataset.socket}`) || "";
   const grid = live.querySelector(".tables");
   if (!grid) return;
   grid.classList.toggle("focused", focus !== "");
@@ -101,7 +118,7 @@ document.addEventListener("click", (event) => {
   const link = event.target.closest("[data-focus]");
   if (!link) return;
   event.preventDefault();
-  sessionStorage.setItem(`focus:${live.dataset.socket}`, link.dataset.focus);
+  store.setItem(`focus:${live.dataset.socket}`, link.dataset.focus);
   applyFocus();
 });
 
@@ -194,16 +211,16 @@ document.addEventListener("keydown", (event) => {
   if (button && !button.disabled) { event.preventDefault(); button.click(); }
 });
 
-// ---- console only: the debate countdown (pause, +30 s), kept across reloads ----
+// ---- console only: the debate countdown (pause, +30 s), kept across reloads and tabs ----
 let tick = null;
 function startTimer() {
   clearInterval(tick);
   const box = live.querySelector("[data-timer]");
   if (!box) return;
   const key = `timer:${live.dataset.socket}:${live.dataset.phase}`;
-  const saved = JSON.parse(sessionStorage.getItem(key) || "null");
+  const saved = JSON.parse(store.getItem(key) || "null");
   const state = saved || { end: Date.now() + 1000 * Number(live.dataset.debate || 120), left: null };
-  const save = () => sessionStorage.setItem(key, JSON.stringify(state));
+  const save = () => keep(`timer:${live.dataset.socket}:`, key, JSON.stringify(state));
   save();
   const show = () => {
     const left = state.left ?? Math.max(0, state.end - Date.now());

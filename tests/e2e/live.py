@@ -1,6 +1,6 @@
 """A real server for browser runs: daphne in a subprocess on 127.0.0.1, its own SQLite file.
 
-Shared by the e2e fixtures (tests/e2e/conftest.py) and the join benchmark (bench/join.py).
+Shared by the e2e fixtures (tests/e2e/fixtures.py) and the join benchmark (bench/join.py).
 Nothing here listens beyond the loopback interface, and the server is stopped on exit.
 """
 

@@ -1,6 +1,7 @@
 """The bank ledger: double entry, append-only, and provably equal to the engine's state."""
 
 import random
+import re
 from io import StringIO
 
 import pytest
@@ -60,7 +61,7 @@ def test_after_a_whole_lesson_every_ledger_agrees_with_its_game(lesson_with_a_bo
         reasons = set(table.ledger.values_list("reason", flat=True))
         assert {"start", "pact", "income", "tax", "split"} <= reasons
     out, err = verify_ledger()
-    assert "2 table(s) checked" in out and err == ""
+    assert "2 tables checked" in out and err == ""
 
 
 def test_ledger_rows_are_numbered_positive_transfers(lesson):
@@ -109,7 +110,7 @@ def test_a_missing_ledger_row_or_a_doctored_snapshot_is_found(lesson):
     assert "the snapshot differs from a full replay of the log" in verify_table(other)
     with pytest.raises(CommandError) as caught:
         verify_ledger()
-    assert "problem(s) in 1 table(s)" in str(caught.value)
+    assert re.search(r"\d+ problems? in 1 table$", str(caught.value))
 
 
 def test_ledger_entries_and_actions_cannot_be_changed_by_save(lesson):
@@ -132,4 +133,4 @@ def test_ledger_entries_and_actions_cannot_be_changed_by_save(lesson):
 
 def test_verify_ledger_with_no_tables_checks_nothing():
     out, _err = verify_ledger()
-    assert "0 table(s) checked" in out
+    assert "0 tables checked" in out

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+from facilitator.management.teacher import TeacherCommand
 from facilitator.models import Table
 from facilitator.tables import verify_table
 
 
-class Command(BaseCommand):
+class Command(TeacherCommand):
     help = "Check that every table's ledger and snapshot agree with a replay of its log."
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -31,7 +34,13 @@ class Command(BaseCommand):
             checked += 1
             for problem in verify_table(table):
                 failures += 1
-                self.stderr.write(f"session {table.session_id} table {table.number}: {problem}")
+                self.stderr.write(_("session %(session)d table %(table)d: %(problem)s") % {
+                    "session": table.session_id, "table": table.number, "problem": problem})
+        tables_text = ngettext("%(n)d table", "%(n)d tables", checked) % {"n": checked}
         if failures:
-            raise CommandError(f"{failures} problem(s) in {checked} table(s)")
-        self.stdout.write(f"{checked} table(s) checked: ledger, snapshot and replay agree.")
+            raise CommandError(_("%(problems)s in %(tables)s") % {
+                "problems": ngettext("%(n)d problem", "%(n)d problems", failures) % {
+                    "n": failures},
+                "tables": tables_text})
+        self.stdout.write(_("%(tables)s checked: ledger, snapshot and replay agree.") % {
+            "tables": tables_text})

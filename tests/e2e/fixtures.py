@@ -1,6 +1,9 @@
 """Browser tests: a real daphne server (a subprocess with its own SQLite file, see live.py) and
 Debian's Chromium driven by Playwright. Everything a test does goes through the pages, as a
 teacher or a student would: clicks, typing, keys.
+
+Registered once, by tests/conftest.py (``pytest_plugins``), and shared by tests/e2e and
+tests/i18n: a second registration would start a second Playwright inside the first one's loop.
 """
 
 from __future__ import annotations

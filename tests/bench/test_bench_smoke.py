@@ -1,0 +1,39 @@
+"""The live benchmark on a tiny scenario: one table of 8 phones, one daphne, in-memory layer.
+
+Runs ``bench/live.py --scenario smoke`` as a subprocess (a SQLite file of its own, daphne on a
+loopback port, a few seconds) and checks that every ballot was counted once, nothing failed,
+and the JSON result was written. Figures are not checked: this only keeps the benchmark
+working (``make bench`` is where the figures come from).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.slow
+
+
+def test_live_benchmark_smoke_counts_every_ballot_once():
+    name = "live-smoke-test"
+    result_path = ROOT / "bench" / "results" / f"{name}.json"
+    result_path.unlink(missing_ok=True)
+    done = subprocess.run([sys.executable, "bench/live.py", "--scenario", "smoke", "--name", name],
+                          cwd=ROOT, capture_output=True, text=True, timeout=240, check=False)
+    assert done.returncode == 0, f"{done.stdout}\n{done.stderr}"
+    assert "ballot → projector count" in done.stdout
+    result = json.loads(result_path.read_text())
+    assert result["phones"] == 8 and result["ballots_sent"] == 8
+    assert result["lost_votes"] == 0 and result["doubled_votes"] == 0
+    assert result["errors"] == 0 and result["server_tracebacks"] == 0
+    assert result["tables_not_counted"] == 0
+    assert result["counts_missing_at_projector"] == 0
+    assert result["ballot_to_projector_ms"]["n"] == 8
+    assert result["cores"] and result["commit"]
+    result_path.unlink()
