@@ -8,11 +8,13 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test install messages catalogue teacher-password
 
+# No access log: daphne's would print every phone's address (students are minors); errors
+# still reach the terminal.
 run: install messages
 	$(PY) manage.py migrate --noinput -v 0
 	$(PY) manage.py ensure_teacher
 	$(PY) manage.py classroom_url --port $(PORT)
-	exec $(VENV)/bin/daphne -b 0.0.0.0 -p $(PORT) stateinclass.asgi:application
+	exec $(VENV)/bin/daphne --access-log /dev/null -b 0.0.0.0 -p $(PORT) stateinclass.asgi:application
 
 test: install messages
 	$(VENV)/bin/ruff check .
