@@ -114,17 +114,25 @@ def _check_expected(session: ClassSession, expected: str | None) -> None:
                                       "updated."), status=409)
 
 
-def seat_act(seat_id: int, message: Any) -> None:
+def seat_act(seat_id: int, message: Any, token_hash: str | None = None
+             ) -> dict[str, Any] | None:
+    """A phone's action; ``token_hash`` is the token the phone holds (checked under the
+    table's lock). Returns what the phone's ``ack`` should carry (a ballot's progress)."""
     expected = message.expected
     if isinstance(message, Pact):
-        services.pact_submit(seat_id=seat_id, coins=message.coins, expected=expected)
+        services.pact_submit(seat_id=seat_id, coins=message.coins, expected=expected,
+                             token_hash=token_hash)
     elif isinstance(message, Ballot):
-        services.ballot_cast(seat_id=seat_id, kind=message.kind, option=message.option,
-                             expected=expected)
+        progress = services.ballot_cast(seat_id=seat_id, kind=message.kind,
+                                        option=message.option, expected=expected,
+                                        token_hash=token_hash)
+        return {"progress": progress} if progress else None
     elif isinstance(message, SeatTieBreak):
         # Fix: pass the phone's phase id on: it was dropped here, so a tie-break sent from a
         # screen of an earlier moment (a resend after a reconnect) was not refused as stale.
-        services.tie_break_submit(seat_id=seat_id, choice=message.choice, expected=expected)
+        services.tie_break_submit(seat_id=seat_id, choice=message.choice, expected=expected,
+                                  token_hash=token_hash)
+    return None
 
 
 def teacher_act(session: ClassSession, message: Any) -> None:

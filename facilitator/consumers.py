@@ -10,8 +10,9 @@ Protocol (JSON text frames, each with a ``type``):
   ``pause``, ``resume``, ``remove {seat}``, ``tie_break {table, choice}``, ``refresh``.
 - Server: ``view {phase, html, view}`` (on connect and after every change: the screen rendered
   by the same templates as the page, and the data it was rendered from), ``progress`` (projector:
-  "5 of 8 have voted", counts and text), ``ack {id}``, ``error {code, message, id}``,
-  ``removed``.
+  "5 of 8 have voted", counts and text), ``presence {seat, connected}``
+  (projector: a phone came or went), ``ack {id}`` (a ballot's also carries its bag's
+  ``progress``), ``error {code, message, id}``, ``removed``.
 
 Bad input gets an ``error`` frame and changes nothing; the socket stays open.
 """
@@ -23,6 +24,7 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import close_old_connections
@@ -44,18 +46,21 @@ SEAT_COOKIE = "sic_seat"
 CSRF_COOKIE = "csrftoken"
 MAX_FRAME = 4096
 ID_ADAPTER: TypeAdapter[Any] = TypeAdapter(Id)
-_render_thread: tuple[int, ThreadPoolExecutor] | None = None
+_render_threads: dict[str, tuple[int, ThreadPoolExecutor]] = {}
 
 
-def render_executor() -> ThreadPoolExecutor:
-    """One thread per process that renders views (read-only), apart from the one thread in
-    which Channels runs every service call. Performance fix (docs/performance.md): renders
-    queued in that thread made every ballot behind them wait. Made again in a forked child
-    (the parent's thread does not exist there; see STACK.md trap 4)."""
-    global _render_thread
-    if _render_thread is None or _render_thread[0] != os.getpid():
-        _render_thread = (os.getpid(), ThreadPoolExecutor(1, thread_name_prefix="render"))
-    return _render_thread[1]
+def render_executor(audience: str = "phone") -> ThreadPoolExecutor:
+    """One thread per process and audience that renders views (read-only), apart from the one
+    thread in which Channels runs every service call. Performance fixes
+    (docs/performance.md): renders queued in that thread made every ballot behind them wait;
+    and the projectors have a thread of their own, so a console's screen (and the vote
+    counts queued behind it) never waits for the phones' screens at a count. Made again in a
+    forked child (the parent's thread does not exist there; see STACK.md trap 4)."""
+    entry = _render_threads.get(audience)
+    if entry is None or entry[0] != os.getpid():
+        entry = (os.getpid(), ThreadPoolExecutor(1, thread_name_prefix=f"render-{audience}"))
+        _render_threads[audience] = entry
+    return entry[1]
 
 
 def _echo_id(raw: Any) -> Any:
@@ -110,12 +115,18 @@ class LessonConsumer(AsyncJsonWebsocketConsumer):
                     await self.send_json({"type": "ack", "id": message.id})
                 return
             try:
-                await database_sync_to_async(self.act)(message)
+                result = await database_sync_to_async(self.act)(message)
             except ServiceError as exc:
                 await self.send_json({**exc.as_frame(), "id": message.id})
                 await self.send_view()
                 return
-            await self.send_json({"type": "ack", "id": message.id})
+            ack: dict[str, Any] = {"type": "ack", "id": message.id}
+            if result and result.get("progress"):
+                # A ballot's ack says how full the bag is now: the phone shows it under "your
+                # token is in the bag" (no new screen is rendered for the voter).
+                frame = self.progress_frame(result["progress"])
+                ack["progress"] = {k: frame[k] for k in ("voted", "of", "text")}
+            await self.send_json(ack)
 
     async def send_error(self, code: str, message: str, message_id: Any = None) -> None:
         frame = {"type": "error", "code": code, "message": message}
@@ -123,16 +134,26 @@ class LessonConsumer(AsyncJsonWebsocketConsumer):
             frame["id"] = message_id
         await self.send_json(frame)
 
-    def act(self, message: Any) -> None:
+    def act(self, message: Any) -> dict[str, Any] | None:
         raise NotImplementedError
+
+    def progress_frame(self, event: dict[str, Any]) -> dict[str, Any]:
+        """A vote's progress at one table, counts only ("5 of 8 have voted")."""
+        with translation.override(self.language):
+            text = ngettext("%(n)d of %(of)d has voted", "%(n)d of %(of)d have voted",
+                            event["voted"]) % {"n": event["voted"], "of": event["of"]}
+        return {"type": "progress", "text": text,
+                **{k: v for k, v in event.items() if k != "type"}}
 
     def render(self) -> dict[str, Any]:
         """The frame with this socket's current view: data, and the screen as HTML."""
         raise NotImplementedError
 
+    audience = "phone"
+
     async def render_async(self) -> dict[str, Any]:
         return await database_sync_to_async(self._render_then_tidy, thread_sensitive=False,
-                                            executor=render_executor())()
+                                            executor=render_executor(self.audience))()
 
     def _render_then_tidy(self) -> dict[str, Any]:
         try:
@@ -145,6 +166,15 @@ class LessonConsumer(AsyncJsonWebsocketConsumer):
 
     async def lesson_refresh(self, event: dict[str, Any]) -> None:
         await self.send_view()
+
+    async def send_json(self, content: Any, close: bool = False) -> None:
+        try:
+            await super().send_json(content, close)
+        except Disconnected:
+            # Fix: the phone went away while its screen was being rendered (the class ends,
+            # the wifi drops): daphne refuses to send on the closed socket, and the consumer
+            # died with a traceback in the teacher's terminal. Its goodbye is on its way.
+            self.closing = True
 
     async def encode_json(self, content: Any) -> str:
         return json.dumps(content, ensure_ascii=False, separators=(",", ":"))
@@ -182,28 +212,21 @@ class SeatConsumer(LessonConsumer):
                                                    self.channel_name)
             await database_sync_to_async(services.seat_set_connected)(seat_id=seat.pk,
                                                                        connected=False)
-            await self.tell_console()
+            await self.tell_console(connected=False)
 
-    async def tell_console(self) -> None:
+    async def tell_console(self, connected: bool = True) -> None:
         # Fix: the console shows who is connected, but nothing told it when a phone came or
         # went: every student who joined showed as offline until the next lesson change.
+        # Performance: a small presence frame, not a re-render of the whole console for every
+        # phone that comes or goes (18 % of the school benchmark's CPU went there).
         await self.channel_layer.group_send(broadcast.projector_group(self.seat.session_id),
-                                            {"type": "lesson.refresh"})
+                                            {"type": "lesson.presence", "seat": self.seat.pk,
+                                             "connected": connected})
 
-    def holds_seat(self) -> bool:
-        """The token this socket opened with still holds the seat (not removed, not reseated).
-
-        Fix: the socket kept acting for (and being shown) its seat after the seat was
-        removed or given to a new phone whenever the "removed" message did not reach it (a
-        lost channel-layer message, another daphne process): it trusted the token once.
-        """
-        return Seat.objects.filter(pk=self.seat.pk, token_hash=self.token_hash,
-                                   removed=False).exists()
-
-    def act(self, message: Any) -> None:
-        if not self.holds_seat():
-            raise ServiceError("removed", _("You are no longer in this lesson."), status=403)
-        actions.seat_act(self.seat.pk, message)
+    def act(self, message: Any) -> dict[str, Any] | None:
+        # The service checks, under the table's lock, that this socket's token still holds
+        # the seat (see render).
+        return actions.seat_act(self.seat.pk, message, token_hash=self.token_hash)
 
     async def send_view(self) -> None:
         frame = await self.render_async()  # in the render thread (see render_executor)
@@ -213,11 +236,14 @@ class SeatConsumer(LessonConsumer):
             await self.close(code=4403)
 
     def render(self) -> dict[str, Any]:
-        if not self.holds_seat():
-            with translation.override(self.language):
-                return {"type": "removed", "message": _("You are no longer in this lesson.")}
         with translation.override(self.language):  # the view too: it names the lesson
-            view = selectors.seat_view(self.seat)
+            # Fix: the socket kept acting for (and being shown) its seat after the seat was
+            # removed or given to a new phone whenever the "removed" message did not reach it
+            # (a lost channel-layer message, another daphne process): it trusted the token
+            # once. Every render (and every action, in the service) checks the token again.
+            view = selectors.held_seat_view(self.seat, self.token_hash)
+            if view is None:
+                return {"type": "removed", "message": _("You are no longer in this lesson.")}
             context = {**phone_context(view), "csrf_token": self.csrf_token()}
             html = render_to_string("play/_screen.html", context)
         return {"type": "view", "phase": view["session"]["phase_id"], "html": html,
@@ -232,6 +258,7 @@ class SeatConsumer(LessonConsumer):
 
 class TeacherConsumer(LessonConsumer):
     adapter = actions.TEACHER_MESSAGES
+    audience = "projector"
     session: ClassSession
 
     async def connect(self) -> None:
@@ -258,8 +285,9 @@ class TeacherConsumer(LessonConsumer):
             await self.channel_layer.group_discard(broadcast.projector_group(session.pk),
                                                    self.channel_name)
 
-    def act(self, message: Any) -> None:
+    def act(self, message: Any) -> dict[str, Any] | None:
         actions.teacher_act(self.session, message)
+        return None
 
     def render(self) -> dict[str, Any]:
         self.session.refresh_from_db()
@@ -277,8 +305,9 @@ class TeacherConsumer(LessonConsumer):
             # kept showing "0 of 8 have chosen" until the last pact; its view has the counts.
             await self.send_view()
             return
-        with translation.override(self.language):
-            text = ngettext("%(n)d of %(of)d has voted", "%(n)d of %(of)d have voted",
-                            event["voted"]) % {"n": event["voted"], "of": event["of"]}
-        await self.send_json({"type": "progress", "text": text,
-                              **{k: v for k, v in event.items() if k != "type"}})
+        await self.send_json(self.progress_frame(event))
+
+    async def lesson_presence(self, event: dict[str, Any]) -> None:
+        """A phone came or went: the console marks that student online or offline."""
+        await self.send_json({"type": "presence", "seat": event["seat"],
+                              "connected": event["connected"]})

@@ -76,8 +76,20 @@ def projector_view(session: ClassSession) -> dict[str, Any]:
     return view
 
 
+def held_seat_view(seat: Seat, token_hash: str) -> dict[str, Any] | None:
+    """A socket's phone view, or ``None`` if its token (``token_hash``) no longer holds the
+    seat: the seat was removed, or given to a new phone (its token changed)."""
+    fresh = Seat.objects.select_related("session", "table", "shares").get(pk=seat.pk)
+    if fresh.removed or fresh.token_hash != token_hash:
+        return None
+    return _seat_view(fresh)
+
+
 def seat_view(seat: Seat) -> dict[str, Any]:
-    seat = Seat.objects.select_related("session", "table", "shares").get(pk=seat.pk)
+    return _seat_view(Seat.objects.select_related("session", "table", "shares").get(pk=seat.pk))
+
+
+def _seat_view(seat: Seat) -> dict[str, Any]:
     session = seat.session
     view: dict[str, Any] = {"session": session_info(session),
                             "seat": {"id": seat.pk, "nickname": seat.nickname, "table": None,

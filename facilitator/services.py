@@ -454,13 +454,20 @@ def _close_vote(table: Table, state: Any, kind: str, step: TeacherStep | None,
     return state
 
 
+def _table_seats(table: Table) -> list[Seat]:
+    """The table's seats, read once per service call (they do not change within one)."""
+    return sorted(table.seats.all(), key=lambda s: s.position or 0)
+
+
 def _settle(table: Table, session: ClassSession, step: TeacherStep | None,
-            state: Any = None) -> Any:
+            state: Any = None, seats: list[Seat] | None = None) -> Any:
     """Let bots make every decision now due, close a full bag, and save the snapshot."""
     state = load_state(table) if state is None else state
+    seats = _table_seats(table) if seats is None else seats
+    bots = [s for s in seats if s.is_bot]
     for _round in range(64):  # bounded: each pass makes at least one decision
         acted = False
-        for seat in table.seats.filter(is_bot=True).order_by("position"):
+        for seat in bots:
             decision = _bot_decision(table, session, state, seat)
             if decision is None:
                 continue
@@ -472,10 +479,10 @@ def _settle(table: Table, session: ClassSession, step: TeacherStep | None,
                 state, _e = apply_action(table, state, decision, actor=Actor.BOT, seat=seat,
                                          step=step)
         kind = VOTE_STAGES.get(session.stage)
-        if kind and state.phase == f"{kind}_vote" and _everyone_voted(table, state):
+        if kind and state.phase == f"{kind}_vote" and _everyone_voted(seats, state):
             state = _close_vote(table, state, kind, step, Actor.TEACHER)
             acted = True
-        if _removed_decider_passes(table, state):
+        if _removed_decider_passes(seats, state):
             # A removed student cannot say whether their vote was among the tied options:
             # they pass, and the next lowest Income decides (a budget tie, where nobody may
             # pass, waits for the teacher to decide for them).
@@ -490,10 +497,10 @@ def _settle(table: Table, session: ClassSession, step: TeacherStep | None,
     return state
 
 
-def _removed_decider_passes(table: Table, state: Any) -> bool:
+def _removed_decider_passes(seats: list[Seat], state: Any) -> bool:
     if state.phase != "tie_break" or state.tie is None or state.tie.kind != "tax":
         return False
-    return table.seats.filter(player_name=state.tie.deciders[0], removed=True).exists()
+    return any(s.player_name == state.tie.deciders[0] and s.removed for s in seats)
 
 
 def _bot_decision(table: Table, session: ClassSession, state: Any, seat: Seat
@@ -519,14 +526,17 @@ def _bot_decision(table: Table, session: ClassSession, state: Any, seat: Seat
     return None
 
 
-def _voters(table: Table) -> int:
-    return table.seats.filter(removed=False, shares__isnull=True).count()
+def _active(seats: list[Seat]) -> list[Seat]:
+    """Who votes at the table: not removed, not sharing another student's phone."""
+    return [s for s in seats if not s.removed and s.shares_id is None]
 
 
-def _everyone_voted(table: Table, state: Any) -> bool:
-    active = set(table.seats.filter(removed=False, shares__isnull=True)
-                 .values_list("player_name", flat=True))
-    return active <= set(state.receipts)
+def _voters(seats: list[Seat]) -> int:
+    return len(_active(seats))
+
+
+def _everyone_voted(seats: list[Seat], state: Any) -> bool:
+    return {s.player_name for s in _active(seats)} <= set(state.receipts)
 
 
 @transaction.atomic
@@ -582,19 +592,27 @@ def session_archive(*, session: ClassSession) -> ClassSession:
 # --------------------------------------------------------------------------- students
 
 
-def _seat_turn(seat_id: int, expected: str | None) -> tuple[Seat, Table, ClassSession]:
-    """Lock the seat's table, then read the seat and the session as they are now."""
-    seat = Seat.objects.filter(pk=seat_id).first()
-    if seat is None or seat.removed:
+def _seat_turn(seat_id: int, expected: str | None, token_hash: str | None = None
+               ) -> tuple[Seat, Table, ClassSession, list[Seat]]:
+    """Lock the seat's table; read the session, and the table's seats as they are now.
+
+    Two statements (performance, docs/performance.md): the table is locked together with its
+    session (``FOR UPDATE OF`` the table only), then its seats are read under that lock (the
+    acting seat among them). A ``token_hash`` (a socket's) must still be the seat's: a seat
+    removed or given to another phone no longer answers to the old one.
+    """
+    table = (Table.objects.select_for_update(of=("self",)).select_related("session")
+             .filter(seats__pk=seat_id, seats__shares__isnull=True).first())
+    seats = _table_seats(table) if table is not None else []
+    seat = next((s for s in seats if s.pk == seat_id), None)
+    if seat is None:  # not at that table (any more): read it only to say why
+        seat = Seat.objects.filter(pk=seat_id).first()
+    if seat is None or seat.removed or (token_hash is not None
+                                        and seat.token_hash != token_hash):
         raise ServiceError("removed", _("You are no longer in this lesson."), status=403)
-    if seat.table_id is None or seat.shares_id is not None:
+    if table is None or seat.table_id != table.pk or seat.shares_id is not None:
         raise ServiceError("no_table", _("You do not have a seat at a table yet."), status=409)
-    table = Table.objects.select_for_update().get(pk=seat.table_id)
-    seat = Seat.objects.get(pk=seat_id)
-    if seat.removed:
-        raise ServiceError("removed", _("You are no longer in this lesson."), status=403)
-    session = ClassSession.objects.get(pk=table.session_id)
-    table.session = session
+    session = table.session
     if session.status != Status.RUNNING:
         raise ServiceError("read_only", _("This lesson is over."), status=409)
     if session.paused:
@@ -603,12 +621,13 @@ def _seat_turn(seat_id: int, expected: str | None) -> tuple[Seat, Table, ClassSe
     if expected is not None and expected != session.phase_id:
         raise ServiceError("stale", _("That moment of the game is over; your screen has been "
                                       "updated."), status=409)
-    return seat, table, session
+    return seat, table, session, seats
 
 
 @transaction.atomic
-def pact_submit(*, seat_id: int, coins: Any, expected: str | None = None) -> None:
-    seat, table, session = _seat_turn(seat_id, expected)
+def pact_submit(*, seat_id: int, coins: Any, expected: str | None = None,
+                token_hash: str | None = None) -> None:
+    seat, table, session, seats = _seat_turn(seat_id, expected, token_hash)
     if session.stage != Stage.PACT:
         raise ServiceError("wrong_phase", _("The opening pact is over."), status=409)
     if not isinstance(coins, int) or isinstance(coins, bool) or not 0 <= coins <= 3:
@@ -617,19 +636,28 @@ def pact_submit(*, seat_id: int, coins: Any, expected: str | None = None) -> Non
     if state.player(seat.player_name).pact is not None:
         raise ServiceError("already_contributed", _("You have already made your pact "
                                                     "contribution."), status=409)
+    step = _last_step(session)
     state, _e = apply_action(table, state, {"type": "pact", "player": seat.player_name,
                                             "coins": coins},
-                             actor=Actor.SEAT, seat=seat, step=_last_step(session))
-    _settle(table, session, _last_step(session), state)
+                             actor=Actor.SEAT, seat=seat, step=step)
+    state = _settle(table, session, step, state, seats)
     broadcast.progress(session.pk, table.number, {"what": "pact"}, seat.pk)
     if state.phase != "pact":  # everyone has contributed: roles are dealt
-        broadcast.refresh(session.pk, table.seats.values_list("pk", flat=True))
+        broadcast.refresh(session.pk, [s.pk for s in seats])
 
 
 @transaction.atomic
-def ballot_cast(*, seat_id: int, kind: Any, option: Any, expected: str | None = None) -> None:
-    """Put a token in the bag: a receipt for the seat and +1 on the option's counter."""
-    seat, table, session = _seat_turn(seat_id, expected)
+def ballot_cast(*, seat_id: int, kind: Any, option: Any, expected: str | None = None,
+                token_hash: str | None = None) -> dict[str, Any] | None:
+    """Put a token in the bag: a receipt for the seat and +1 on the option's counter.
+
+    Returns the bag's progress (``{"voted": n, "of": m}``) while it is still open, ``None``
+    once this ballot filled it and it was counted. The voter's phone is not re-rendered for
+    its own ballot: its ``ack`` carries the progress and the phone shows "your token is in
+    the bag" (rendered with the ballot, hidden until then). Performance: a re-render per
+    ballot was a third of a ballot's cost (docs/performance.md).
+    """
+    seat, table, session, seats = _seat_turn(seat_id, expected, token_hash)
     # Fix: an unhashable kind (a list from a JSON frame) raised TypeError here.
     if not isinstance(kind, str) or kind not in VOTE_OPTIONS:
         raise ServiceError("bad_kind", _("Unknown vote."))
@@ -640,25 +668,29 @@ def ballot_cast(*, seat_id: int, kind: Any, option: Any, expected: str | None = 
     state = load_state(table)
     if state.phase == "over":
         raise ServiceError("game_over", _("The game at your table is over."), status=409)
-    # Fix: look for the receipt in the lesson's round, not the engine's. Once everyone at a
-    # table has voted, the bag is counted and the engine moves on (after a budget vote, to the
-    # next round) while the lesson still shows the vote: a double tap then found no receipt
-    # "in round 3" and reached the engine, which answered "The budget vote is not open: the
-    # tax vote is open." (found by tests/reliability/test_random_play.py).
-    if BallotReceipt.objects.filter(seat=seat, round=session.round, kind=kind).exists():
-        raise ServiceError("already_voted", _("Your token is already in the bag."), status=409)
-    if state.phase != f"{kind}_vote":
+    already = ServiceError("already_voted", _("Your token is already in the bag."), status=409)
+    if state.phase == f"{kind}_vote":
+        if seat.player_name in state.receipts:  # the open bag's receipts (no query)
+            raise already
+    else:
+        # Fix: look for the receipt in the lesson's round, not the engine's. Once everyone at
+        # a table has voted, the bag is counted and the engine moves on (after a budget vote,
+        # to the next round) while the lesson still shows the vote: a double tap then found no
+        # receipt "in round 3" and reached the engine, which answered "The budget vote is not
+        # open: the tax vote is open." (found by tests/reliability/test_random_play.py).
+        if BallotReceipt.objects.filter(seat=seat, round=session.round, kind=kind).exists():
+            raise already
         raise ServiceError("vote_closed", _("This vote is not open."), status=409)
     step = _last_step(session)
     state = _cast(table, session, state, seat, kind, option, step)
     voted = len(state.receipts)
-    state = _settle(table, session, step, state)
+    state = _settle(table, session, step, state, seats)
     if state.phase != f"{kind}_vote":  # the bag was full: counted
-        broadcast.refresh(session.pk, table.seats.values_list("pk", flat=True))
-    else:
-        broadcast.progress(session.pk, table.number,
-                           {"what": "vote", "kind": kind, "voted": voted,
-                            "of": _voters(table)}, seat.pk)
+        broadcast.refresh(session.pk, [s.pk for s in seats])
+        return None
+    progress = {"voted": voted, "of": _voters(seats)}
+    broadcast.progress(session.pk, table.number, {"what": "vote", "kind": kind, **progress})
+    return progress
 
 
 def _cast(table: Table, session: ClassSession, state: Any, seat: Seat, kind: str, option: str,
@@ -666,10 +698,12 @@ def _cast(table: Table, session: ClassSession, state: Any, seat: Seat, kind: str
     state, _e = apply_action(table, state, {"type": "ballot", "kind": kind,
                                             "player": seat.player_name},
                              actor=Actor.SEAT, seat=seat, step=step)
+    # No savepoint (performance): under the table's lock the receipt was looked for just
+    # before; should the unique constraint still fire, the error leaves the whole service
+    # and its transaction is rolled back.
     try:
-        with transaction.atomic():
-            BallotReceipt.objects.create(table=table, seat=seat, round=state.round, kind=kind,
-                                         step=step)
+        BallotReceipt.objects.create(table=table, seat=seat, round=state.round, kind=kind,
+                                     step=step)
     except IntegrityError:
         raise ServiceError("already_voted", _("Your token is already in the bag."),
                            status=409) from None
@@ -686,11 +720,11 @@ def _cast(table: Table, session: ClassSession, state: Any, seat: Seat, kind: str
 @transaction.atomic
 def tie_break_submit(*, choice: Any, seat_id: int | None = None,
                      session: ClassSession | None = None, table_number: int | None = None,
-                     expected: str | None = None) -> None:
+                     expected: str | None = None, token_hash: str | None = None) -> None:
     """The decider settles a tie (or passes); the teacher may decide for an absent decider."""
     if seat_id is not None:
         # Fix: the phone's phase id was ignored here (a stale tie-break went through).
-        seat, table, session = _seat_turn(seat_id, expected)
+        seat, table, session, _seats = _seat_turn(seat_id, expected, token_hash)
         actor, name = Actor.SEAT, seat.player_name
     else:
         assert session is not None

@@ -104,7 +104,7 @@ def play_act(request: HttpRequest) -> HttpResponse:
     with translation.override(phone_language(request.COOKIES, seat.session.language)):
         try:
             message = actions.parse(actions.SEAT_MESSAGES, actions.from_form(request.POST))
-            actions.seat_act(seat.pk, message)
+            actions.seat_act(seat.pk, message, token_hash=seat.token_hash)
         except ServiceError as exc:
             return play(request, error=exc)
     return redirect("play")

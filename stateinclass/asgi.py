@@ -2,7 +2,6 @@
 
 import os
 
-from channels.auth import AuthMiddlewareStack
 from channels.routing import ProtocolTypeRouter, URLRouter
 from channels.security.websocket import AllowedHostsOriginValidator
 from django.core.asgi import get_asgi_application
@@ -18,7 +17,7 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            SameOriginWebsocketMiddleware(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+            SameOriginWebsocketMiddleware(URLRouter(websocket_urlpatterns))
         ),
     }
 )

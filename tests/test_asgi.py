@@ -1,7 +1,10 @@
+from typing import Any
+
 import pytest
 from channels.auth import AuthMiddleware
 from channels.routing import URLRouter
 from channels.security.websocket import OriginValidator
+from channels.sessions import CookieMiddleware, SessionMiddleware
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.core.handlers.asgi import ASGIHandler
@@ -17,18 +20,34 @@ def test_http_goes_to_django():
     assert isinstance(application.application_mapping["http"], ASGIHandler)
 
 
-def test_websocket_is_origin_checked_then_authenticated_then_routed():
+def layers_of(app: Any) -> list[type]:
+    layers = []
+    while app is not None:
+        layers.append(type(app))
+        app = getattr(app, "inner", None)
+    return layers
+
+
+def test_websocket_is_origin_checked_then_routed_then_authenticated_per_socket():
     validator = websocket_app()
     assert isinstance(validator, OriginValidator)
     # The test runner appends "testserver" to a copy of ALLOWED_HOSTS.
     assert validator.allowed_origins == [h for h in settings.ALLOWED_HOSTS if h != "testserver"]
-    layers = []
-    app = validator.application
-    while app is not None:
-        layers.append(type(app))
-        app = getattr(app, "inner", None)
-    assert AuthMiddleware in layers
+    layers = layers_of(validator.application)
     assert layers[-1] is URLRouter
+    routes = {str(r.pattern): r.callback for r in layers_of_router(validator.application)}
+    # The teacher's socket has Django's session and user; a phone only its cookies (its
+    # seat token): no session lookup for the hundreds of phones of a school.
+    assert AuthMiddleware in layers_of(routes["ws/lesson/<int:session_id>/"])
+    phone = layers_of(routes["ws/play/"])
+    assert CookieMiddleware in phone and AuthMiddleware not in phone
+    assert SessionMiddleware not in phone
+
+
+def layers_of_router(app: Any) -> list[Any]:
+    while not isinstance(app, URLRouter):
+        app = app.inner
+    return list(app.routes)
 
 
 @pytest.mark.parametrize("origin", [b"http://evil.example", None])

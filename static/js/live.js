@@ -48,7 +48,18 @@ function receive(message) {
     const target = live.querySelector(`[data-progress="${message.table}"]`);
     if (target && message.text) target.textContent = message.text;
   } else if (message.type === "ack") {
-    if (pending && pending.id === message.id) pending = null;
+    if (pending && pending.id === message.id) {
+      if (pending.message.type === "ballot") showVoted(message.progress);
+      pending = null;
+    }
+  } else if (message.type === "presence") {
+    // The console: a phone came or went (no new screen for that).
+    const seat = live.querySelector(`[data-presence="${message.seat}"]`);
+    if (seat) {
+      seat.classList.toggle("offline", !message.connected);
+      const label = seat.querySelector("[data-offline]");
+      if (label) label.hidden = message.connected;
+    }
   } else if (message.type === "error") {
     const mine = pending && pending.id === message.id;
     // A resent action that had in fact arrived is refused as a duplicate: nothing to report.
@@ -146,6 +157,19 @@ function swap(html, phase) {
   startTimer();
   applyReveal();
   applyFocus();
+}
+
+// The phone: the ballot was counted in, so show "your token is in the bag" (rendered with the
+// ballot, hidden) at once; the server sends no new screen for the voter's own ballot.
+function showVoted(progress) {
+  const voted = live.querySelector("[data-voted]");
+  if (!voted) return;
+  for (const form of live.querySelectorAll('form[data-action="ballot"]')) form.hidden = true;
+  for (const el of live.querySelectorAll("[data-hide-when-voted]")) el.hidden = true;
+  const count = voted.querySelector("[data-progress]");
+  if (count && progress && progress.text) count.textContent = progress.text;
+  voted.hidden = false;
+  voted.querySelector("h1")?.focus();
 }
 
 function showError(text) {

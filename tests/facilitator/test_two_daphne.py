@@ -171,13 +171,16 @@ async def play_across(a: Daphne, b: Daphne, setup: dict[str, Any]) -> None:
         assert mine["view"]["can"]["vote"] == "tax"
         phase = mine["view"]["session"]["phase_id"]
         # The phone's arrival on A reaches the console on B (through Redis) ...
-        await frame_until(projector, lambda f: f["type"] == "view" and any(
-            s["connected"] for s in f["view"]["tables"][0]["seats"] if s["nickname"] == "Ana"))
+        [ana] = [s["seat"] for s in first["view"]["tables"][0]["seats"]
+                 if s["nickname"] == "Ana"]
+        await frame_until(projector, lambda f: f == {"type": "presence", "seat": ana,
+                                                     "connected": True})
         # ... and so does its ballot, as progress.
         await phone.send(json.dumps({"type": "ballot", "kind": "tax", "option": "C",
                                      "expected": phase, "id": "a1"}))
         answer = await frame_until(phone, lambda f: f["type"] in ("ack", "error"))
-        assert answer == {"type": "ack", "id": "a1"}
+        assert answer == {"type": "ack", "id": "a1",
+                          "progress": {"voted": 1, "of": 8, "text": "1 of 8 has voted"}}
         progress = await frame_until(projector, lambda f: f["type"] == "progress")
         assert progress == {"type": "progress", "table": 1, "what": "vote", "kind": "tax",
                             "voted": 1, "of": 8, "text": "1 of 8 has voted"}

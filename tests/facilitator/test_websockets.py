@@ -440,29 +440,35 @@ async def test_ack_echoes_the_message_id():
 
 
 @db
-async def test_a_ballot_reaches_the_projector_as_progress_and_no_other_phone():
+async def test_a_ballot_reaches_the_projector_as_counts_and_no_phone_gets_a_new_screen():
     setup = await lesson("tax_vote")
     projector, phones = await open_lesson(setup)
     names = list(phones)
     for number, name in enumerate(names[:3], start=1):
         await wait_all([sock.drain() for sock in (projector, *phones.values())])
         phone = phones[name]
-        await phone.ok("ballot", kind="tax", option="C",
-                       expected=phone.view["session"]["phase_id"])
-        mine = await phone.view_until(lambda v: v["game"]["me"]["has_voted"])
-        assert mine["can"]["vote"] is None
-        # "Your token is in the bag", and nothing about which token.
-        assert mine["game"]["me"]["has_voted"] is True
-        assert not {"vote", "option", "ballot", "choice"} & set(mine["game"]["me"])
+        text = f"{number} of 8 {'has' if number == 1 else 'have'} voted"
+        ack = await phone.ok("ballot", kind="tax", option="C",
+                             expected=phone.view["session"]["phase_id"])
+        # The voter's ack says how full the bag is; the phone shows "your token is in the bag"
+        # by itself: the server renders no new screen for it.
+        assert ack["progress"] == {"voted": number, "of": 8, "text": text}
         progress = await projector.until(lambda f: f["type"] == "progress")
         assert progress == {"type": "progress", "table": 1, "what": "vote", "kind": "tax",
-                            "voted": number, "of": 8,
-                            "text": f"{number} of 8 {'has' if number == 1 else 'have'} voted"}
-        others = [phones[other] for other in names if other != name]
-        quiet = await wait_all([other.quiet(0.3) for other in others])
-        assert all(quiet), [(o.name, o.frames[-1:]) for o, q in zip(others, quiet, strict=True)
-                             if not q]
+                            "voted": number, "of": 8, "text": text}
+        quiet = await wait_all([sock.quiet(0.3) for sock in phones.values()])
+        assert all(quiet), [(o.name, o.frames[-1:]) for o, q in zip(phones.values(), quiet,
+                                                                   strict=True) if not q]
+        assert not [f for f in phone.frames if f["type"] == "view"
+                    and f["view"]["game"]["me"]["has_voted"]]
         assert await projector.quiet(0.05), projector.frames[-1:]
+        # Its screen, fetched again (a reload), is "your token is in the bag", and nothing
+        # about which token.
+        await phone.ok("refresh")
+        mine = phone.view
+        assert mine["can"]["vote"] is None and mine["game"]["me"]["has_voted"] is True
+        assert not {"vote", "option", "ballot", "choice"} & set(mine["game"]["me"])
+        assert "Your token is in the bag" in phone.frames[-2]["html"]
     # A second ballot from the same phone is refused and counted nowhere.
     answer = await phones[names[0]].do("ballot", kind="tax", option="A")
     assert answer["code"] == "already_voted"
@@ -901,3 +907,26 @@ async def test_an_idle_projector_still_gets_the_next_ballot_over_redis():
     assert (progress["voted"], progress["of"]) == (1, 8)
     await projector.ok("refresh")  # and the socket still answers
     await close_all(projector, phone)
+
+
+@db
+async def test_a_phone_coming_and_going_reaches_the_console_as_presence_not_a_new_screen():
+    setup = await lesson("tax_vote")
+    projector, phones = await open_lesson(setup)
+    await wait_all([sock.drain() for sock in (projector, *phones.values())])
+    ana = phones["Ana"]
+    seat = next(s["seat"] for s in projector.view["tables"][0]["seats"] if s["name"] ==
+                ana.view["game"]["me"]["name"])
+    await ana.close()
+    gone = await projector.until(lambda f: f["type"] == "presence")
+    assert gone == {"type": "presence", "seat": seat, "connected": False}
+    assert await projector.quiet(0.2), projector.frames[-1:]
+    back = await Socket.phone(setup["tokens"]["Ana"], "Ana")
+    assert await projector.until(lambda f: f["type"] == "presence") == {
+        "type": "presence", "seat": seat, "connected": True}
+    assert not [f for f in projector.frames[-3:] if f["type"] == "view"]
+    # The data behind the console agrees (what a reload would show).
+    await projector.ok("refresh")
+    assert next(s for s in projector.view["tables"][0]["seats"] if s["seat"] == seat
+                )["connected"] is True
+    await close_all(projector, back, *[p for n, p in phones.items() if n != "Ana"])

@@ -118,6 +118,8 @@ class Socket:
         self.frames.append(frame)
         if frame["type"] == "view":
             self.view = frame["view"]
+        elif frame["type"] == "presence" and self.view is not None:
+            self.view = present(self.view, frame["seat"], frame["connected"])
         return frame
 
     async def until(self, predicate: Callable[[Frame], bool], timeout: float = WAIT,
@@ -139,9 +141,11 @@ class Socket:
         """The current view if it satisfies ``predicate``, else the next view that does."""
         if self.view is not None and predicate(self.view):
             return self.view
-        frame = await self.until(lambda f: f["type"] == "view" and predicate(f["view"]),
+        await self.until(lambda f: f["type"] in ("view", "presence")
+                                 and self.view is not None and predicate(self.view),
                                  timeout, what)
-        return frame["view"]
+        assert self.view is not None
+        return self.view
 
     async def answer(self, message_id: Any, timeout: float = WAIT) -> Frame:
         """The ``ack`` or ``error`` that answers the message with this id."""
@@ -194,6 +198,18 @@ class Socket:
             else:
                 out.append(json.dumps(f)[:160])
         return "[" + ", ".join(out) + "]"
+
+
+def present(view: dict[str, Any], seat: int, connected: bool) -> dict[str, Any]:
+    """The console's view after a ``presence`` frame (what static/js/live.js does to the
+    page: that seat's connection dot)."""
+    def mark(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [{**s, "connected": connected} if s["seat"] == seat else s for s in seats]
+
+    out = {**view, "tables": [{**t, "seats": mark(t["seats"])} for t in view.get("tables", [])]}
+    if "lobby" in view:
+        out["lobby"] = mark(view["lobby"])
+    return out
 
 
 async def wait_all(coros: list[Any], timeout: float = 30) -> list[Any]:

@@ -71,8 +71,16 @@ def settle_ties(teacher: Page, lucia: Page, tom: Page) -> None:
         teacher.wait_for_timeout(300)
         if not teacher.locator(".stage-panel .tie").count():
             return
-        expect(spanish_tie.or_(english_tie)).to_be_visible()
-        phone, english = (lucia, False) if spanish_tie.count() else (tom, True)
+        # Fix: ``spanish_tie.or_(english_tie)`` mixed two pages (Playwright refuses that);
+        # look at each phone in turn instead.
+        found = None
+        for _wait in range(50):
+            if spanish_tie.count() or english_tie.count():
+                found = (lucia, False) if spanish_tie.count() else (tom, True)
+                break
+            teacher.wait_for_timeout(100)
+        assert found, "the projector waits for a tie-break that neither phone shows"
+        phone, english = found
         expect(teacher.locator(".stage-panel .tie")).to_contain_text("¡Empate! Esperando a que")
         phone.locator("#now input[name=choice]").first.check()
         phone.get_by_role("button", name="Confirm" if english else "Confirmar").click()

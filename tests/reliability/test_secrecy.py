@@ -194,7 +194,8 @@ def artefacts(session: ClassSession, teacher_client: Client, tmp: Path) -> dict[
 
 def normalised(name: str, value: Any, session: ClassSession) -> str:
     """Text with what differs by design between two runs replaced: the lesson's id (in links,
-    file names and the CSVs' session column) and CSRF tokens."""
+    file names and the CSVs' session column), seat ids (links, the console's presence dots)
+    and CSRF tokens."""
     if name.startswith(("rounds.csv", "results.csv")):
         rows = csv_rows(value)
         for row in rows:
@@ -203,7 +204,8 @@ def normalised(name: str, value: Any, session: ClassSession) -> str:
     text = json.dumps(value, sort_keys=True) if not isinstance(value, str) else value
     text = re.sub(rf"(lessons/|lesson/|lesson-){session.pk}\b", r"\1<id>", text)
     seats = dict(Seat.objects.filter(session=session).values_list("pk", "nickname"))
-    text = re.sub(r"(student/|seats/)(\d+)\b", lambda m: m[1] + seats[int(m[2])], text)
+    text = re.sub(r'(student/|seats/|data-presence=")(\d+)\b', lambda m: m[1] + seats[int(m[2])],
+                  text)
     text = re.sub(r'(csrfmiddlewaretoken" value=")[^"]+', r"\1<csrf>", text)
     return text
 
