@@ -8,6 +8,7 @@ not reached yet (its event, its Midlife cards, its coins) stays out of view unti
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from django.utils.safestring import mark_safe
@@ -18,6 +19,7 @@ from facilitator import charts, seating
 from facilitator.models import ClassSession
 from facilitator.pacing import failure_moment, moment, rank
 from games.state_in_class import data
+from games.state_in_class.views import role_card
 
 Stage = ClassSession.Stage
 # The letter keys the service colours in CSS (svc-H...); the mark is what people read, in their
@@ -146,6 +148,65 @@ def visible_round(entry_round: int, session: dict[str, Any]) -> bool:
     if shown == data.MIDLIFE_ROUND:
         return session["stage"] in (Stage.MIDLIFE, Stage.END_OF_ROUND)
     return True
+
+
+# The stage at which the class sees a round's coin movements of each kind (round 4, the
+# Midlife Crossroads, is paced by ``visible_round`` alone).
+SHOWN_AT = {"boom": Stage.EVENT, "storm": Stage.EVENT, "income": Stage.PAY, "tax": Stage.PAY,
+            "cost_of_living": Stage.PAY}
+
+
+def visible_entry(entry: dict[str, Any], session: dict[str, Any]) -> bool:
+    """Has the teacher reached the moment this wallet line happened?
+
+    Decision: a bag is counted (and the engine pays everyone) as soon as the last token is in,
+    while the class still sees the vote; a phone shows that round's income, tax and cost of
+    living only when the teacher reveals the count (the "pay" stage), so no wallet gives the
+    result away early. It also means a count changes no phone's screen (only a tie-break
+    decider's), which the services rely on (performance, docs/performance.md).
+    """
+    if not visible_round(entry["round"], session):
+        return False
+    shown_at = SHOWN_AT.get(entry["reason"])
+    if (shown_at is None or entry["round"] != session["round"]
+            or session["stage"] == Stage.FINAL or session["round"] == data.MIDLIFE_ROUND):
+        return True
+    return rank(session["stage"]) >= rank(shown_at)
+
+
+EXCLUSION_SHOWN_AT = {"could_not_pay": Stage.PAY, "midlife": Stage.MIDLIFE}
+
+
+def exclusions_ahead(game: dict[str, Any], session: dict[str, Any]) -> Counter[str]:
+    """Exclusion tokens, per player, that the class has not reached yet (the engine runs
+    ahead of the teacher: a count pays everyone at once, the Midlife round plays itself)."""
+    ahead: Counter[str] = Counter()
+    if session["stage"] == Stage.FINAL:
+        return ahead
+    shown = session["round"]
+    for rnd, entry in enumerate(game.get("history") or [], start=1):
+        for e in entry.get("exclusions", []):
+            at = EXCLUSION_SHOWN_AT.get(e["reason"], Stage.END_OF_ROUND)
+            if rnd > shown or (rnd == shown and rank(session["stage"]) < rank(at)):
+                ahead[e["player"]] += 1
+    return ahead
+
+
+def roles_ahead(game: dict[str, Any], session: dict[str, Any]) -> dict[str, tuple[str, str]]:
+    """Players whose class changed at a Midlife Crossroads the class has not reached yet,
+    with the role and class they still hold as shown (the engine plays round 4 by itself
+    as soon as round 3's budget is counted)."""
+    if session["stage"] == Stage.FINAL:
+        return {}
+    reached = moment(session["round"], session["stage"])
+    before: dict[str, tuple[str, str]] = {}
+    for rnd, entry in enumerate(game.get("history") or [], start=1):
+        if moment(rnd, Stage.MIDLIFE) <= reached:
+            continue
+        for change in entry.get("class_changes", []):
+            if change.get("result") == "changed":
+                before.setdefault(change["player"], (change["from_role"], change["from_class"]))
+    return before
 
 
 def board_as_shown(game: dict[str, Any], session: dict[str, Any]) -> dict[str, Any]:
@@ -282,11 +343,15 @@ def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, A
     stage = session["stage"]
     after = rank(stage)
     players = {p["name"]: p for p in game["players"]}
+    for name, (role, klass) in roles_ahead(game, session).items():
+        players[name] = {**players[name], "role": role, "class": klass}
+    hidden = exclusions_ahead(game, session)
     seats = [{**s, "role": role_name(players.get(s["name"], {}).get("role")),
               "klass": players.get(s["name"], {}).get("class"),
               "klass_name": class_name(players.get(s["name"], {}).get("class")),
               "klass_mark": class_mark(players.get(s["name"], {}).get("class")),
-              "exclusions": range(players.get(s["name"], {}).get("exclusions", 0))}
+              "exclusions": range(players.get(s["name"], {}).get("exclusions", 0)
+                                  - hidden[s["name"]])}
              for s in table["seats"]]
     ctx: dict[str, Any] = {
         "number": table["number"], "seats": seats, "players_count": len(seats),
@@ -420,7 +485,7 @@ def phone_context(view: dict[str, Any]) -> dict[str, Any]:
     me = game.get("me")
     if me is None:
         return ctx
-    statement = [e for e in me["statement"] if visible_round(e["round"], session)]
+    statement = [e for e in me["statement"] if visible_entry(e, session)]
     balance = statement[-1]["balance"] if statement else me["coins"]
     rounds: dict[int, list[dict[str, Any]]] = {}
     for e in statement:
@@ -428,8 +493,12 @@ def phone_context(view: dict[str, Any]) -> dict[str, Any]:
             {"label": statement_reason(e), "amount": signed(e["amount"]),
              "positive": e["amount"] > 0})
     role = me.get("role")
+    earlier = roles_ahead(game, session).get(me["name"])
+    if earlier:  # a class change at a Midlife Crossroads the class has not reached yet
+        role = role_card(earlier[0])
     ctx["me"] = {
-        "name": me["name"], "coins": balance, "pact": me["pact"], "exclusions": me["exclusions"],
+        "name": me["name"], "coins": balance, "pact": me["pact"],
+        "exclusions": me["exclusions"] - exclusions_ahead(game, session)[me["name"]],
         "has_voted": me["has_voted"], "decides_tie": me["decides_tie"],
         "statement": [{"round": r, "items": items} for r, items in sorted(rounds.items(),
                                                                        reverse=True)],

@@ -497,6 +497,20 @@ def _settle(table: Table, session: ClassSession, step: TeacherStep | None,
     return state
 
 
+def _deciders(state: Any, seats: list[Seat]) -> list[int]:
+    """The phones whose screen a count changes: a tie's decider, who is asked to choose.
+
+    Performance (docs/performance.md): every other phone shows the same screen before and
+    after its table's bag is counted (phones are paced to the teacher's stage: the result and
+    the payments appear when the teacher reveals the count), so they are not re-rendered;
+    re-rendering a whole table at every count was a third of a ballot's server time.
+    ``tests/facilitator/test_pacing_at_count.py`` holds the services to that.
+    """
+    if state.phase != "tie_break" or state.tie is None:
+        return []
+    return [s.pk for s in seats if s.player_name == state.tie.deciders[0]]
+
+
 def _removed_decider_passes(seats: list[Seat], state: Any) -> bool:
     if state.phase != "tie_break" or state.tie is None or state.tie.kind != "tax":
         return False
@@ -686,7 +700,7 @@ def ballot_cast(*, seat_id: int, kind: Any, option: Any, expected: str | None = 
     voted = len(state.receipts)
     state = _settle(table, session, step, state, seats)
     if state.phase != f"{kind}_vote":  # the bag was full: counted
-        broadcast.refresh(session.pk, [s.pk for s in seats])
+        broadcast.refresh(session.pk, _deciders(state, seats))
         return None
     progress = {"voted": voted, "of": _voters(seats)}
     broadcast.progress(session.pk, table.number, {"what": "vote", "kind": kind, **progress})

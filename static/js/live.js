@@ -43,10 +43,16 @@ function connect() {
 function receive(message) {
   if (message.type === "view") {
     swap(message.html, message.phase);
+    reapplyCounts(message.phase);
     resendIfLost(message.phase);
   } else if (message.type === "progress") {
-    const target = live.querySelector(`[data-progress="${message.table}"]`);
-    if (target && message.text) target.textContent = message.text;
+    const seen = counts[message.table];
+    const phase = live.dataset.phase;
+    if (typeof message.voted === "number"
+        && (!seen || seen.phase !== phase || seen.voted < message.voted)) {
+      counts[message.table] = { phase, voted: message.voted, text: message.text };
+    }
+    showCount(message.table, message.voted, message.text);
   } else if (message.type === "ack") {
     if (pending && pending.id === message.id) {
       if (pending.message.type === "ballot") showVoted(message.progress);
@@ -70,6 +76,27 @@ function receive(message) {
     if (!quiet) showError(message.message);
   } else if (message.type === "removed") {
     location.reload();
+  }
+}
+
+// ---- console: a vote's count per table ("5 of 8 have voted") ----
+// Counts go out as soon as a ballot is in, while the console's views are rendered in the
+// background: a view rendered just before a ballot can arrive after that ballot's count.
+// Keep the higher count, and never turn a counted bag back into "7 of 8".
+const counts = {};
+function showCount(table, voted, text) {
+  const target = live.querySelector(`[data-progress="${table}"]`);
+  if (!target || !text || target.hasAttribute("data-counted")) return;
+  if (typeof voted === "number") {
+    if (Number(target.dataset.voted ?? -1) > voted) return;
+    target.dataset.voted = voted;
+  }
+  target.textContent = text;
+}
+function reapplyCounts(phase) {
+  for (const [table, count] of Object.entries(counts)) {
+    if (count.phase === phase) showCount(table, count.voted, count.text);
+    else delete counts[table];
   }
 }
 

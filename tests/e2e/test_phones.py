@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 
 from tests.e2e import ui
 
@@ -135,3 +136,45 @@ def test_a_class_of_twenty_sits_at_three_tables(browser, teacher: Page, server: 
     finally:
         for context in contexts:
             context.close()
+
+
+@pytest.mark.e2e
+def test_the_console_keeps_the_higher_count_when_frames_overtake_each_other(
+        teacher: Page, phones) -> None:
+    """Counts go out at once while the console's views render in the background, so a view
+    rendered just before a ballot can arrive after that ballot's count (and, across two
+    servers, counts can swap places). The console shows the higher count, and a counted bag
+    never turns back into "7 of 8"."""
+    sockets: list[tuple[WebSocketRoute, WebSocketRoute]] = []
+
+    def through(page_side: WebSocketRoute) -> None:
+        sockets.append((page_side, page_side.connect_to_server()))  # forwards both ways
+
+    teacher.route_web_socket(re.compile(r"/ws/lesson/"), through)
+    class_phones = class_at_tax_vote(teacher, phones)
+    progress = teacher.locator("[data-progress]")
+    ui.vote(class_phones[0], "tax", "C")
+    expect(progress).to_have_text("1 of 8 has voted")
+    to_page, to_server = sockets[-1]
+
+    def count(voted: int) -> str:
+        return json.dumps({"type": "progress", "table": 1, "what": "vote", "kind": "tax",
+                           "voted": voted, "of": 8,
+                           "text": f"{voted} of 8 {'has' if voted == 1 else 'have'} voted"})
+
+    to_page.send(count(2))  # a count that overtook the view it follows
+    expect(progress).to_have_text("2 of 8 have voted")
+    to_page.send(count(1))  # a late, lower count
+    teacher.wait_for_timeout(300)
+    expect(progress).to_have_text("2 of 8 have voted")
+    # A view rendered before the second ballot ("1 of 8") arrives now: the count stays.
+    teacher.evaluate("document.querySelector('[data-progress]').dataset.old = 'yes'")
+    to_server.send(json.dumps({"type": "refresh", "id": "r1"}))
+    expect(teacher.locator("[data-progress]:not([data-old])")).to_have_text("2 of 8 have voted")
+    # The bag fills and is counted; a late count does not reopen it.
+    for phone in class_phones[1:]:
+        ui.vote(phone, "tax", "C")
+    expect(progress).to_have_text("The bag has been counted.")
+    to_page.send(count(7))
+    teacher.wait_for_timeout(300)
+    expect(progress).to_have_text("The bag has been counted.")

@@ -1,0 +1,106 @@
+"""A count changes no phone's screen but a tie-break decider's, and only that one is told.
+
+When the last token goes into a bag the engine counts it (and pays everyone) at once, while
+the class still sees the vote: phones are paced to the teacher's stage, so the result and
+the round's payments appear when the teacher reveals the count. The services rely on that to
+re-render only the projector and a tie's decider at a count (docs/performance.md); these
+lessons, played through the services with random choices, hold them to it.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+from django.template.loader import render_to_string
+
+from facilitator import broadcast, selectors, services
+from facilitator.models import ClassSession, Seat
+from facilitator.presenters import phone_context
+from facilitator.tables import load_state
+from tests.facilitator.lesson import break_ties, fresh, humans, join, make_session
+
+Stage = ClassSession.Stage
+# The phone's own "n of 8 have voted" line is a snapshot of its ballot's ack, not news.
+COUNT_LINE = re.compile(r'<p class="progress" data-progress="\d+" role="status">.*?</p>', re.S)
+OPTIONS = {"tax": ["A", "B", "C", "D"], "budget": ["health", "education", "shield"]}
+
+
+def screen(seat: Seat) -> str:
+    view = selectors.seat_view(seat)
+    html = render_to_string("play/_screen.html", {**phone_context(view), "csrf_token": "x"})
+    return COUNT_LINE.sub("", html)
+
+
+@pytest.fixture
+def told(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The seats whose phones the services ask to re-render."""
+    seats: list[int] = []
+    real = broadcast.refresh
+
+    def refresh(session_id: int, seat_ids: Any = ()) -> None:
+        seats.extend(seat_ids)
+        real(session_id, seat_ids)
+
+    monkeypatch.setattr(broadcast, "refresh", refresh)
+    return seats
+
+
+def count_each_table(session: ClassSession, kind: str, rng: random.Random,
+                     told: list[int]) -> int:
+    """Everyone votes; around each table's last ballot, every phone is compared."""
+    checked = 0
+    for table in session.tables.order_by("number"):
+        if load_state(table).phase == "over":  # the State failed at this table
+            continue
+        voters = humans(table)
+        for seat in voters[:-1]:
+            services.ballot_cast(seat_id=seat.pk, kind=kind, option=rng.choice(OPTIONS[kind]),
+                                 expected=session.phase_id)
+        phones = list(Seat.objects.filter(table=table, is_bot=False, removed=False))
+        before = {s.pk: screen(s) for s in phones}
+        told.clear()
+        assert services.ballot_cast(seat_id=voters[-1].pk, kind=kind,
+                                    option=rng.choice(OPTIONS[kind]),
+                                    expected=session.phase_id) is None  # counted
+        # The last voter's own phone turns to "your token is in the bag" from its ack.
+        changed = {s.pk for s in phones if screen(s) != before[s.pk]} - {voters[-1].pk}
+        assert changed <= set(told), (kind, session.round, changed, told)
+        state = load_state(fresh_table(table))
+        if state.phase == "tie_break":
+            [decider] = told
+            assert Seat.objects.get(pk=decider).player_name == state.tie.deciders[0]
+        else:
+            assert told == []
+        checked += len(phones)
+    return checked
+
+
+def fresh_table(table: Any) -> Any:
+    table.refresh_from_db()
+    return table
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+def test_a_count_rerenders_only_the_projector_and_a_tie_breaks_decider(seed, told):
+    rng = random.Random(seed)
+    session = make_session()
+    join(session, 14 + seed)  # two tables (with bots or pairs for 15 and 17)
+    services.session_start(session=session, fill="bots")
+    session = fresh(session)
+    for table in session.tables.all():
+        for seat in humans(table):
+            services.pact_submit(seat_id=seat.pk, coins=rng.randrange(4),
+                                 expected=session.phase_id)
+    checked = 0
+    while fresh(session).stage != Stage.FINAL:
+        session = fresh(session)
+        kind = {Stage.TAX_VOTE: "tax", Stage.BUDGET_VOTE: "budget"}.get(session.stage)
+        if kind:
+            checked += count_each_table(session, kind, rng, told)
+        break_ties(session, rng)
+        services.session_advance(session=session, expected=fresh(session).phase_id)
+    assert checked >= 40, checked  # phones compared around a count (the State may fail early)
