@@ -14,7 +14,6 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -22,6 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.harness import commit  # noqa: E402
 from games.core import replay  # noqa: E402
 from games.state_in_class.bots import get_policy  # noqa: E402
 from games.state_in_class.simulate import play  # noqa: E402
@@ -36,14 +36,6 @@ def full_game_record(seed: int = 7) -> dict:
             return {"game": "state-in-class", "version": 1, "seed": seed,
                     "config": {"players": names}, "actions": actions}
         seed += 1
-
-
-def commit() -> str:
-    try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
-                              capture_output=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 def main() -> None:

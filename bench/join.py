@@ -27,7 +27,6 @@ import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -38,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.async_api import Browser, Locator, Page, async_playwright, expect  # noqa: E402
 
+from bench.harness import commit  # noqa: E402
 from tests.e2e.live import (  # noqa: E402
     CHROMIUM_FLAGS,
     PASSWORD,
@@ -47,14 +47,6 @@ from tests.e2e.live import (  # noqa: E402
     local_path,
     running_server,
 )
-
-
-def commit() -> str:
-    try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
-                              capture_output=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 def chromium() -> str:
