@@ -237,9 +237,21 @@ document.addEventListener("submit", (event) => {
     event.preventDefault();
     return;
   }
-  if (!form.dataset.action || !socket || socket.readyState !== WebSocket.OPEN) return;
+  if (!form.dataset.action) return;
+  const open = socket && socket.readyState === WebSocket.OPEN;
+  // The socket cannot get through but the network is up: post the form (the HTTP fallback).
+  if (!open && navigator.onLine !== false) return;
   event.preventDefault();
-  send(formMessage(form, event.submitter));
+  const message = formMessage(form, event.submitter);
+  if (open) {
+    send(message);
+  } else {
+    // Fix: offline, the form post landed on the browser's "no internet" page. Keep the
+    // action instead: it is sent as soon as the phone is back, if that moment of the lesson
+    // is still on (resendIfLost), and counted once.
+    pending = { id: message.id, message, sentOnThisSocket: false, resent: false };
+    showBanner(true);
+  }
   for (const button of form.querySelectorAll("button")) button.disabled = true;
 });
 

@@ -88,8 +88,25 @@ def test_reload_and_offline_phones_vote_once(teacher: Page, phones,
     expect(ui.in_the_bag(third)).to_be_visible()
     expect(progress).to_have_text("3 of 8 have voted")
 
+    # 5. The wifi drops and the student confirms anyway: the phone keeps the vote (no "no
+    #    internet" page), and sends it, once, as soon as it is back.
+    fourth = class_phones[3]
+    address = fourth.url
+    ui.choose(fourth, "tax", "C")
+    fourth.context.set_offline(True)
+    expect(fourth.locator("#connection")).to_be_visible()
+    ui.confirm_ballot(fourth)
+    fourth.wait_for_timeout(500)
+    assert fourth.url == address
+    expect(fourth.locator("#connection")).to_be_visible()
+    expect(progress).to_have_text("3 of 8 have voted")
+    fourth.context.set_offline(False)
+    expect(ui.in_the_bag(fourth)).to_be_visible()
+    expect(fourth.locator("#connection")).to_be_hidden()
+    expect(progress).to_have_text("4 of 8 have voted")
+
     # Everyone else votes; the count shows exactly eight tokens, all for C.
-    for phone in class_phones[3:]:
+    for phone in class_phones[4:]:
         ui.vote(phone, "tax", "C")
         expect(ui.in_the_bag(phone)).to_be_visible()
     expect(progress).to_have_text("The bag has been counted.")
