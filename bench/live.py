@@ -180,6 +180,8 @@ def manage(env: dict[str, str], *args: str, timeout: float = 600) -> str:
 # --------------------------------------------------------------------------- the client
 
 PHASE = re.compile(r'"phase":"([^"]*)"')
+# A counted table's line on the console (templates/facilitator/_table.html).
+COUNTED = re.compile(r'data-progress="(\d+)" data-counted')
 
 
 @dataclass
@@ -228,11 +230,11 @@ class Projector:
                     self.first_view.set()
                     if burst is not None:
                         # The last ballot of a table: the bag was counted, and the projector
-                        # is told to fetch its view again instead of a progress frame.
-                        view = json.loads(text)["view"]
-                        for t in view.get("tables", []):
-                            group = f"{self.session}:{t['number']}"
-                            if group in burst.sizes and t["game"]["phase"] != "tax_vote":
+                        # gets a new screen instead of a progress frame; the screen marks
+                        # each counted table's line (data-counted).
+                        for number in COUNTED.findall(json.loads(text)["html"]):
+                            group = f"{self.session}:{number}"
+                            if group in burst.sizes:
                                 burst.arrived(group, burst.sizes[group], now)
 
 

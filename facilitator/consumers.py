@@ -8,8 +8,9 @@ Protocol (JSON text frames, each with a ``type``):
   stale) and ``id`` (echoed in the ``ack`` so a phone can tell a lost frame from a refused one).
 - Teacher (``/ws/lesson/<id>/``, logged-in owner): ``start {fill}``, ``next``, ``undo``,
   ``pause``, ``resume``, ``remove {seat}``, ``tie_break {table, choice}``, ``refresh``.
-- Server: ``view {phase, html, view}`` (on connect and after every change: the screen rendered
-  by the same templates as the page, and the data it was rendered from), ``progress`` (projector:
+- Server: ``view {phase, html}`` (on connect and after every change: the screen rendered by
+  the same templates as the page; with ``settings.LIVE_VIEW_DATA``, as in the tests, also
+  ``view``, the data it was rendered from), ``progress`` (projector:
   "5 of 8 have voted", counts and text), ``presence {seat, connected}``
   (projector: a phone came or went), ``ack {id}`` (a ballot's also carries its bag's
   ``progress``), ``error {code, message, id}``, ``removed``.
@@ -29,6 +30,7 @@ from typing import Any
 from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
 from django.db import close_old_connections
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -64,6 +66,14 @@ def render_executor(audience: str = "phone") -> ThreadPoolExecutor:
         entry = (os.getpid(), ThreadPoolExecutor(1, thread_name_prefix=f"render-{audience}"))
         _render_threads[audience] = entry
     return entry[1]
+
+
+def view_frame(view: dict[str, Any], html: str) -> dict[str, Any]:
+    """A screen for the page; its data only where settings.LIVE_VIEW_DATA asks for it."""
+    frame = {"type": "view", "phase": view["session"]["phase_id"], "html": html}
+    if settings.LIVE_VIEW_DATA:
+        frame["view"] = view
+    return frame
 
 
 def _echo_id(raw: Any) -> Any:
@@ -249,8 +259,7 @@ class SeatConsumer(LessonConsumer):
                 return {"type": "removed", "message": _("You are no longer in this lesson.")}
             context = {**phone_context(view), "csrf_token": self.csrf_token()}
             html = render_to_string("play/_screen.html", context)
-        return {"type": "view", "phase": view["session"]["phase_id"], "html": html,
-                "view": view}
+        return view_frame(view, html)
 
     async def lesson_removed(self, event: dict[str, Any]) -> None:
         with translation.override(self.language):
@@ -338,8 +347,7 @@ class TeacherConsumer(LessonConsumer):
             context = {**projector_context(view, join_url=self.join_url),
                        "csrf_token": self.csrf_token()}
             html = render_to_string("facilitator/_console_live.html", context)
-        return {"type": "view", "phase": view["session"]["phase_id"], "html": html,
-                "view": view}
+        return view_frame(view, html)
 
     async def lesson_progress(self, event: dict[str, Any]) -> None:
         if "voted" not in event:

@@ -164,6 +164,13 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 JOIN_ATTEMPTS_PER_MINUTE = int(os.environ.get("JOIN_ATTEMPTS_PER_MINUTE", "20"))
 
+# A websocket `view` frame carries the screen (HTML, paced to the teacher's stage) and its
+# phase. With LIVE_VIEW_DATA it also carries the data the screen was rendered from (the
+# selectors' view): the test suite reads it (tests/conftest.py). Off otherwise: that data is
+# not paced (a curious student reading frames would see a count's result before the class
+# does), and it is larger than the HTML, on school wifi.
+LIVE_VIEW_DATA = env_bool("LIVE_VIEW_DATA", False)
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": f"django.contrib.auth.password_validation.{name}"}
     for name in (

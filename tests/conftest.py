@@ -1,3 +1,5 @@
+import os
+
 import pytest
 
 from tests.support import require_chromium, require_postgres, require_redis
@@ -37,6 +39,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
     for database in settings.DATABASES.values():
         database["CONN_MAX_AGE"] = 0
+    # The suite reads the data behind every pushed screen (``view`` frames' ``view``), in
+    # this process and in the servers it starts (they inherit the environment).
+    settings.LIVE_VIEW_DATA = True
+    os.environ["LIVE_VIEW_DATA"] = "1"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -29,7 +29,14 @@ from facilitator.models import BallotReceipt, ClassSession, Seat, Table, TableAc
 from facilitator.tables import engine_of, game_record, load_state, verify_table
 from games.state_in_class import data as sic_data
 from tests.facilitator.lesson import deterministic, join, make_session, make_teacher
-from tests.facilitator.wsclient import Socket, login_cookie, seat_cookie, try_connect, wait_all
+from tests.facilitator.wsclient import (
+    Socket,
+    login_cookie,
+    seat_cookie,
+    shut,
+    try_connect,
+    wait_all,
+)
 
 db = pytest.mark.django_db(transaction=True)
 
@@ -942,3 +949,21 @@ async def test_a_phone_coming_and_going_reaches_the_console_as_presence_not_a_ne
     assert next(s for s in projector.view["tables"][0]["seats"] if s["seat"] == seat
                 )["connected"] is True
     await close_all(projector, back, *[p for n, p in phones.items() if n != "Ana"])
+
+
+@db
+async def test_outside_the_tests_a_screen_frame_carries_only_its_html_and_phase(settings):
+    """The data behind a screen is not paced to the teacher's stage (a count's result would
+    be in it before the class sees it) and outweighs the HTML: it is sent only where
+    settings.LIVE_VIEW_DATA asks for it, as this suite does."""
+    settings.LIVE_VIEW_DATA = False
+    setup = await lesson("tax_vote")
+    cookies = await login_cookie(setup["teacher"])
+    connected, _, projector = await try_connect(f"/ws/lesson/{setup['session']}/", cookies)
+    connected_phone, _, phone = await try_connect("/ws/play/", seat_cookie(setup["tokens"]["Ana"]))
+    assert connected and connected_phone
+    for comm in (projector, phone):
+        frame = json.loads((await comm.receive_output(10))["text"])
+        assert set(frame) == {"type", "phase", "html"}, set(frame)
+        assert frame["type"] == "view" and "Tax vote" in frame["html"]
+        await shut(comm)
