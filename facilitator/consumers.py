@@ -98,6 +98,7 @@ class LessonConsumer(AsyncJsonWebsocketConsumer):
 
     adapter: TypeAdapter[Any]
     language = "en"
+    audience = "phone"  # whose render thread (see render_executor)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None
                       ) -> None:
@@ -137,8 +138,8 @@ class LessonConsumer(AsyncJsonWebsocketConsumer):
             if result and result.get("progress"):
                 # A ballot's ack says how full the bag is now: the phone shows it under "your
                 # token is in the bag" (no new screen is rendered for the voter).
-                frame = self.progress_frame(result["progress"])
-                ack["progress"] = {k: frame[k] for k in ("voted", "of", "text")}
+                counts = result["progress"]
+                ack["progress"] = {**counts, "text": self.progress_text(counts)}
             await self.send_json(ack)
 
     async def send_error(self, code: str, message: str, message_id: Any = None) -> None:
@@ -150,19 +151,15 @@ class LessonConsumer(AsyncJsonWebsocketConsumer):
     def act(self, message: Any) -> dict[str, Any] | None:
         raise NotImplementedError
 
-    def progress_frame(self, event: dict[str, Any]) -> dict[str, Any]:
-        """A vote's progress at one table, counts only ("5 of 8 have voted")."""
+    def progress_text(self, counts: dict[str, Any]) -> str:
+        """A vote's progress at one table, counts only: "5 of 8 have voted"."""
         with translation.override(self.language):
-            text = ngettext("%(n)d of %(of)d has voted", "%(n)d of %(of)d have voted",
-                            event["voted"]) % {"n": event["voted"], "of": event["of"]}
-        return {"type": "progress", "text": text,
-                **{k: v for k, v in event.items() if k != "type"}}
+            return ngettext("%(n)d of %(of)d has voted", "%(n)d of %(of)d have voted",
+                            counts["voted"]) % {"n": counts["voted"], "of": counts["of"]}
 
     def render(self) -> dict[str, Any]:
         """The frame with this socket's current view: data, and the screen as HTML."""
         raise NotImplementedError
-
-    audience = "phone"
 
     async def render_async(self) -> dict[str, Any]:
         return await database_sync_to_async(self._render_then_tidy, thread_sensitive=False,
@@ -355,7 +352,8 @@ class TeacherConsumer(LessonConsumer):
             # kept showing "0 of 8 have chosen" until the last pact; its view has the counts.
             self.request_view()
             return
-        await self.send_json(self.progress_frame(event))
+        await self.send_json({"type": "progress", "text": self.progress_text(event),
+                              **{k: v for k, v in event.items() if k != "type"}})
 
     async def lesson_presence(self, event: dict[str, Any]) -> None:
         """A phone came or went: the console marks that student online or offline."""

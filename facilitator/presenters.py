@@ -177,6 +177,11 @@ def visible_entry(entry: dict[str, Any], session: dict[str, Any]) -> bool:
 EXCLUSION_SHOWN_AT = {"could_not_pay": Stage.PAY, "midlife": Stage.MIDLIFE}
 
 
+def exclusion_shown(exclusion: dict[str, Any], stage: str) -> bool:
+    """Has the class reached, within the exclusion's round, the moment it happened?"""
+    return rank(stage) >= rank(EXCLUSION_SHOWN_AT.get(exclusion["reason"], Stage.END_OF_ROUND))
+
+
 def exclusions_ahead(game: dict[str, Any], session: dict[str, Any]) -> Counter[str]:
     """Exclusion tokens, per player, that the class has not reached yet (the engine runs
     ahead of the teacher: a count pays everyone at once, the Midlife round plays itself)."""
@@ -186,8 +191,7 @@ def exclusions_ahead(game: dict[str, Any], session: dict[str, Any]) -> Counter[s
     shown = session["round"]
     for rnd, entry in enumerate(game.get("history") or [], start=1):
         for e in entry.get("exclusions", []):
-            at = EXCLUSION_SHOWN_AT.get(e["reason"], Stage.END_OF_ROUND)
-            if rnd > shown or (rnd == shown and rank(session["stage"]) < rank(at)):
+            if rnd > shown or (rnd == shown and not exclusion_shown(e, session["stage"])):
                 ahead[e["player"]] += 1
     return ahead
 
@@ -368,7 +372,7 @@ def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, A
                                   if stage_allows_tension(c, stage)]
         ctx["exclusions"] = [{"name": names.get(e["player"], e["player"]),
                               "role": role_name(e["role"])} for e in entry.get("exclusions", [])
-                             if after >= rank(Stage.PAY) or e["reason"] == "midlife"]
+                             if exclusion_shown(e, stage)]
         if "tax" in entry and "winner" in entry["tax"] and after >= rank(Stage.PAY):
             tax = entry["tax"]
             ctx["tax_result"] = {
