@@ -163,10 +163,11 @@ def coins(phone: Page) -> int:
 # --------------------------------------------------------------------------- evidence
 
 
-def shot(target: Page | Locator, name: str, *, full_page: bool = False) -> Path:
+def shot(target: Page | Locator, name: str, *, full_page: bool = False,
+         prefix: str = "e2e") -> Path:
     """Save a screenshot of a key screen under artifacts/ (git-ignored) to look at."""
     ARTIFACTS.mkdir(exist_ok=True)
-    path = ARTIFACTS / f"e2e-{name}.png"
+    path = ARTIFACTS / f"{prefix}-{name}.png"
     page = target if isinstance(target, Page) else target.page
     # As the room sees it: after the bars have grown (CSS animations of about a second).
     # (Polled from here: the pages' CSP forbids the eval that wait_for_function relies on.)

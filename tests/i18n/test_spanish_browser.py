@@ -19,20 +19,10 @@ from tests.e2e import ui
 from tests.e2e.live import PASSWORD, PHONE, PROJECTOR, TEACHER, local_path
 from tests.i18n.text import english_left, page_text
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
-
 
 def shot(target: Page | Locator, name: str) -> Path:
     """A screenshot of the screen as the room sees it (animations finished)."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    path = ARTIFACTS / f"i18n-{name}.png"
-    page = target if isinstance(target, Page) else target.page
-    for _ in range(50):
-        if page.evaluate("document.getAnimations().every(a => a.playState !== 'running')"):
-            break
-        page.wait_for_timeout(100)
-    target.screenshot(path=str(path), animations="disabled")
-    return path
+    return ui.shot(target, name, prefix="i18n")
 
 
 def no_english(page: Page) -> None:
