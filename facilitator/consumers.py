@@ -137,9 +137,14 @@ class LessonConsumer(AsyncJsonWebsocketConsumer):
             ack: dict[str, Any] = {"type": "ack", "id": message.id}
             if result and result.get("progress"):
                 # A ballot's ack says how full the bag is now: the phone shows it under "your
-                # token is in the bag" (no new screen is rendered for the voter).
+                # token is in the bag" (no new screen is rendered for the voter), said as a
+                # moment, since the phone is not told the counts after it.
                 counts = result["progress"]
-                ack["progress"] = {**counts, "text": self.progress_text(counts)}
+                with translation.override(self.language):
+                    text = ngettext("When your token went in, %(n)d of %(of)d had voted.",
+                                    "When your token went in, %(n)d of %(of)d had voted.",
+                                    counts["voted"]) % {"n": counts["voted"], "of": counts["of"]}
+                ack["progress"] = {**counts, "text": text}
             await self.send_json(ack)
 
     async def send_error(self, code: str, message: str, message_id: Any = None) -> None:

@@ -180,7 +180,8 @@ async def play_across(a: Daphne, b: Daphne, setup: dict[str, Any]) -> None:
                                      "expected": phase, "id": "a1"}))
         answer = await frame_until(phone, lambda f: f["type"] in ("ack", "error"))
         assert answer == {"type": "ack", "id": "a1",
-                          "progress": {"voted": 1, "of": 8, "text": "1 of 8 has voted"}}
+                          "progress": {"voted": 1, "of": 8,
+                                       "text": "When your token went in, 1 of 8 had voted."}}
         progress = await frame_until(projector, lambda f: f["type"] == "progress")
         assert progress == {"type": "progress", "table": 1, "what": "vote", "kind": "tax",
                             "voted": 1, "of": 8, "text": "1 of 8 has voted"}

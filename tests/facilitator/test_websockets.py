@@ -459,7 +459,8 @@ async def test_a_ballot_reaches_the_projector_as_counts_and_no_phone_gets_a_new_
                              expected=phone.view["session"]["phase_id"])
         # The voter's ack says how full the bag is; the phone shows "your token is in the bag"
         # by itself: the server renders no new screen for it.
-        assert ack["progress"] == {"voted": number, "of": 8, "text": text}
+        assert ack["progress"] == {"voted": number, "of": 8, "text": f"When your token went "
+                                   f"in, {number} of 8 had voted."}
         progress = await projector.until(lambda f: f["type"] == "progress")
         assert progress == {"type": "progress", "table": 1, "what": "vote", "kind": "tax",
                             "voted": number, "of": 8, "text": text}

@@ -124,7 +124,7 @@ def test_a_spanish_lesson_from_the_lobby_to_the_final_count():
     services.ballot_cast(seat_id=lesson.seat("Ana"), kind="tax", option="C",
                          expected=fresh(lesson.session).phase_id)
     spanish(lesson.projector(), "1 de 8 ha votado")
-    spanish(lesson.phone(), "Tu ficha está en la bolsa", "1 de 8 ha votado",
+    spanish(lesson.phone(), "Tu ficha está en la bolsa", "El proyector muestra cuántos han votado",
             "Nadie puede ver qué opción has elegido")
     rng = random.Random(2)
     session = fresh(lesson.session)
