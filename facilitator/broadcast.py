@@ -62,7 +62,7 @@ def progress(session_id: int, table_number: int, what: dict[str, Any],
     The other phones at the table are not told (performance): sending every ballot's count to
     every phone of its table cost a quarter of a ballot's server CPU in the school benchmark
     (13.7 → 10.3 ms without it; docs/performance.md). The projector shows the count live; a
-    phone shows it as of its own ballot (its ``ack``) and on every new screen.
+    phone shows it only as it was when its own ballot went in (its ``ack``).
     """
     after_commit([projector_group(session_id)],
                  {"type": "lesson.progress", "table": table_number, **what})
