@@ -13,6 +13,28 @@ An engine is a module (or object) with these functions; its state is a function 
 
 Actions and events are plain JSON-ready dicts with a ``"type"``. Every event carries an
 ``"audience"``: ``"public"`` (projector, everyone) or the name of the one player who may see it.
+
+The lesson-module platform (DESIGN §4) also asks every engine for:
+
+- ``decisions(state) -> list[Decision]``: what the game is waiting for right now, each with an
+  id, who decides, how (a choice, a secret ballot, a structured form the engine validates), its
+  options, optional weights and the default applied if it closes unanswered. A game that is
+  waiting for nothing returns ``[]`` (it is over, or it moves on by itself).
+- ``view(state, audience) -> dict``: what one audience may see: ``"public"`` (the projector and
+  everyone), ``"master"`` (the game master's console: everything the rules let a game master see,
+  never a secret ballot), or a player's name (that player: a seat, or a team/party the platform
+  seats several students in). Secrecy is enforced here, once.
+- ``balances(state) -> dict[str, int]``: every ledger account the engine keeps (``"bank"``,
+  ``"player:<name>"``, ...) with its balance; the facilitator's ledger must always agree, and
+  every change is a ``transfer`` event ``{from, to, amount, reason}``.
+
+Secret ballots are the same two decisions in every game, as with a closed bag:
+``{"type": "ballot", "decision": ID, "player": NAME}`` (a receipt: who put a token in, never
+what) and, when the bag is emptied, ``{"type": "count", "decision": ID, "tally": {OPTION: N}}``
+(it must sum to the receipts) or, for a ballot whose full tally could reveal who voted what
+(fewer than 3 voters, or a weighted ballot), ``{"type": "count", "decision": ID, "outcome":
+OPTION}``: the platform computes the outcome from the sealed ballots and the decision's weights,
+and only the outcome is stored.
 """
 
 from __future__ import annotations
@@ -39,6 +61,52 @@ class InvalidAction(Exception):
 
 class InvalidConfig(InvalidAction):
     """A game configuration the engine cannot set up."""
+
+
+# Who decides a decision.
+SEAT = "seat"  # one player (a student, or a party of students on one phone)
+TEAM = "team"  # one player who is a team: a captain answers, teammates may suggest
+VOTERS = "voters"  # every listed voter, by secret ballot
+MASTER = "master"  # the teacher / game master
+
+# How a decision is answered.
+CHOICE = "choice"  # one of ``options``, in the open
+BALLOT = "ballot"  # a secret ballot over ``options`` (receipts + a count, see above)
+FORM = "form"  # a structured answer the engine validates (production, orders, bids)
+
+MASTER_AUDIENCE = "master"
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One thing the game is waiting for.
+
+    ``id`` is stable while the decision is open and unique within a game (e.g. ``"y3.budget"``);
+    ``action`` is the action type that answers it; ``deciders`` the players who must answer (all
+    of them for ``VOTERS``; one for ``SEAT``/``TEAM``; empty for ``MASTER``). ``weights`` (per
+    decider) make a ballot weighted; ``default`` is the action applied for a decider who has not
+    answered when the decision closes (``None``: it cannot close unanswered). ``prompt`` is a
+    msgid (``games.i18n._``) with ``params`` for its placeholders.
+    """
+
+    id: str
+    kind: str
+    who: str
+    mode: str
+    action: str
+    deciders: tuple[str, ...] = ()
+    options: tuple[str, ...] = ()
+    weights: Mapping[str, int] | None = None
+    default: Action | None = None
+    prompt: str = ""
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "kind": self.kind, "who": self.who, "mode": self.mode,
+                "action": self.action, "deciders": list(self.deciders),
+                "options": list(self.options),
+                "weights": dict(self.weights) if self.weights is not None else None,
+                "default": self.default, "prompt": self.prompt, "params": dict(self.params)}
 
 
 class Engine(Protocol):
