@@ -40,9 +40,12 @@ class Pact(Message):
 
 
 class Ballot(Message):
+    """``option``: the option's index (what phones send, so that every ballot's frame has the
+    same length whatever the vote) or its name."""
+
     type: Literal["ballot"]
     kind: Literal["tax", "budget"]
-    option: Option
+    option: Annotated[StrictInt, Field(ge=0, le=9)] | Option
 
 
 class SeatTieBreak(Message):
@@ -96,7 +99,7 @@ def parse(adapter: TypeAdapter[Any], raw: Any) -> Any:
 def from_form(post: Any) -> dict[str, Any]:
     """A form post as a message: numbers become numbers, "pass" becomes null."""
     raw: dict[str, Any] = {k: v for k, v in post.items() if k != "csrfmiddlewaretoken"}
-    for key in ("coins", "seat", "table"):
+    for key in ("coins", "seat", "table", "option"):
         if key in raw and str(raw[key]).lstrip("-").isdigit():
             raw[key] = int(raw[key])
     if raw.get("choice") == "pass":

@@ -1,8 +1,12 @@
 """A class session holds tables; a table is one game, stored as its config, seed and log.
 
-Secrecy by construction (DESIGN §2): a vote is stored as a *receipt* (who put a token in the
-bag, with no time and a random key, so not even the order of casting is kept) and a
-per-option *counter*. No row anywhere pairs a seat with a vote option.
+Secrecy by construction (docs/secrecy.md): while a bag is open, a vote is stored as a
+*receipt* (who put a token in) and, in another table, a *sealed ballot* (the option encrypted
+under the bag's key, which is never written to disk). Neither has a time, and no counter moves
+per ballot. Counting the bag opens the sealed ballots into the tally (the count in the action
+log), deletes them and destroys the key. No row pairs a seat with an option, and once the key is
+gone the storage's own order (SQLite's rowids, PostgreSQL's tuple positions) pairs a receipt
+with nothing that can be opened; records and exports list receipts by seat.
 """
 
 from __future__ import annotations
@@ -82,7 +86,7 @@ class Table(models.Model):
     number = models.PositiveSmallIntegerField()
     seed = models.BigIntegerField()
     config = models.JSONField()
-    # The engine state after the whole log and the open vote's receipts (a cache: always
+    # The engine state after the whole log, open bags excepted (a cache: always
     # verifiable against a full replay, see services.table_verify).
     snapshot = models.JSONField(null=True, blank=True)
 
@@ -185,48 +189,72 @@ class TableAction(models.Model):
         super().save(*args, **kwargs)
 
 
-class BallotReceipt(models.Model):
-    """Seat X has put a token in the bag of (round, kind). Never which option.
+class Bag(models.Model):
+    """The ballot box of one secret decision at one table (e.g. round 3's tax vote).
 
-    The key is random and there is no time, so receipts do not even keep the casting order.
+    ``name`` is random (a new one each time the bag is reopened) and names its key in the key
+    store (``facilitator.ballot_keys``); ``store`` is the store that holds the key and
+    ``fingerprint`` a one-way hash of it. Opened by a teacher's step (undoing that step removes
+    the bag with its receipts and sealed ballots); ``counted_by`` is the step whose count
+    emptied it. ``reopened`` says why an open bag was emptied and asked again (``undo``: its
+    count was undone; ``lost``: its key was lost), for the screens.
+    """
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        COUNTED = "counted", _("Counted")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="bags")
+    decision = models.CharField(max_length=40)
+    options = models.JSONField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    name = models.CharField(max_length=32)
+    store = models.CharField(max_length=40, blank=True)
+    fingerprint = models.CharField(max_length=32, blank=True)
+    reopened = models.CharField(max_length=10, blank=True)
+    step = models.ForeignKey(TeacherStep, on_delete=models.CASCADE, null=True, blank=True,
+                             related_name="bags")
+    counted_by = models.ForeignKey(TeacherStep, on_delete=models.SET_NULL, null=True,
+                                   blank=True, related_name="counted_bags")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "decision"], name="one_bag_per_decision"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} · {self.decision} ({self.status})"
+
+
+class BallotReceipt(models.Model):
+    """Seat X has put a token in this bag. Never which option; no time."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    bag = models.ForeignKey(Bag, on_delete=models.CASCADE, related_name="receipts")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="receipts")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["bag", "seat"], name="one_ballot_per_bag"),
+        ]
+
+    def __str__(self) -> str:
+        return "a token in the bag"
+
+
+class SealedBallot(models.Model):
+    """One token in an open bag: its option sealed under the bag's key (no seat, no time).
+
+    Deleted when the bag is counted; without the key (gone by then) the bytes that may linger
+    in free pages or a write-ahead log cannot be opened.
     """
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="receipts")
-    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="receipts")
-    round = models.PositiveSmallIntegerField()
-    kind = models.CharField(max_length=10)
-    step = models.ForeignKey(TeacherStep, on_delete=models.CASCADE, null=True, blank=True,
-                             related_name="receipts")
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["seat", "round", "kind"], name="one_ballot_per_vote"),
-        ]
+    bag = models.ForeignKey(Bag, on_delete=models.CASCADE, related_name="sealed")
+    sealed = models.BinaryField(max_length=64)
 
     def __str__(self) -> str:
-        return f"round {self.round} {self.kind}: a token in the bag"
-
-
-class VoteCounter(models.Model):
-    """How many tokens for one option are in one bag. Shown to nobody until the count."""
-
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="counters")
-    round = models.PositiveSmallIntegerField()
-    kind = models.CharField(max_length=10)
-    option = models.CharField(max_length=20)
-    votes = models.PositiveIntegerField(default=0)
-    step = models.ForeignKey(TeacherStep, on_delete=models.CASCADE, null=True, blank=True,
-                             related_name="counters")
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["table", "round", "kind", "option"],
-                                    name="one_counter_per_option"),
-        ]
-
-    def __str__(self) -> str:
-        return f"round {self.round} {self.kind} {self.option}"
+        return "a sealed ballot"
 
 
 class LedgerEntry(models.Model):

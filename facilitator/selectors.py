@@ -3,7 +3,7 @@
 - ``projector_view``: the projector and the teacher's console. Public game data only (the
   engine's ``public_view``), nicknames, connection and voting *progress* (how many, never who).
 - ``seat_view``: one phone: the public data plus that seat's own ``player_view``.
-Nothing here reads a vote counter before its bag has been counted.
+Nothing here can read a vote: an open bag holds receipts and sealed ballots only.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from facilitator.errors import ServiceError
 from facilitator.models import ClassSession, Seat, Table
 from facilitator.services import hash_token
-from facilitator.tables import engine_of, load_state
+from facilitator.tables import engine_of, load_view_state
 
 
 def teacher_sessions(user: AbstractBaseUser) -> QuerySet[ClassSession]:
@@ -62,7 +62,7 @@ def _roster(table: Table) -> list[dict[str, Any]]:
 
 
 def table_public(table: Table, state: Any = None) -> dict[str, Any]:
-    state = load_state(table) if state is None else state
+    state = load_view_state(table) if state is None else state
     return {"number": table.number, "seats": _roster(table),
             "game": engine_of(table).public_view(state)}
 
@@ -99,7 +99,7 @@ def _seat_view(seat: Seat) -> dict[str, Any]:
         return view
     table = playing.table
     assert table is not None
-    state = load_state(table)
+    state = load_view_state(table)
     engine = engine_of(table)
     view["seat"]["table"] = table.number
     view["table"] = {"number": table.number, "seats": _roster(table)}

@@ -17,32 +17,32 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.db.models import Case, F, Max, Value, When
+from django.db.models import Max
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from facilitator import broadcast, seating
+from facilitator import bags, broadcast, seating
 from facilitator.clock import now
 from facilitator.errors import ServiceError
 from facilitator.models import (
-    BallotReceipt,
+    Bag,
     ClassSession,
     Seat,
     Table,
     TableAction,
     TeacherStep,
-    VoteCounter,
 )
 from facilitator.pacing import ROUND_STAGES, failure_moment, moment
 from facilitator.tables import (
     apply_action,
+    engine_error,
     load_state,
     opening_transfers,
     record_transfers,
     replay_table,
     save_state,
 )
-from games.core import get_engine
+from games.core import InvalidAction, get_engine
 from games.state_in_class import bots as sic_bots
 from games.state_in_class import data as sic_data
 
@@ -342,9 +342,45 @@ def _new_bot(session: ClassSession, taken: set[str], n: int) -> Seat:
 # --------------------------------------------------------------------------- the teacher
 
 
-@transaction.atomic
 def session_advance(*, session: ClassSession, expected: str | None = None) -> ClassSession:
-    """The teacher's one "next": every table moves on together (lock-step)."""
+    """The teacher's one "next": every table moves on together (lock-step).
+
+    A vote whose ballot key was lost (the server restarted mid-vote) cannot be counted: its
+    bag is emptied and asked again first (committed), and the teacher is told why.
+    """
+    lost = bags_recover(session=session)
+    if lost:
+        raise ServiceError("votes_lost", ngettext(
+            "The votes at table %(tables)s were lost when the server restarted: its students "
+            "are asked to vote again.",
+            "The votes at tables %(tables)s were lost when the server restarted: their "
+            "students are asked to vote again.", len(lost)) % {
+                "tables": ", ".join(map(str, lost))}, status=409)
+    return _advance(session=session, expected=expected)
+
+
+@transaction.atomic
+def bags_recover(*, session: ClassSession) -> list[int]:
+    """Reopen, empty, every open bag of the lesson whose key is lost; the table numbers.
+
+    Run when the teacher's console connects and before a count, so that after a restart the
+    phones are asked again at once. A process that cannot tell a lost key from a key held by
+    another process (a shell, with the in-memory key store) changes nothing.
+    """
+    lost = []
+    for bag in Bag.objects.filter(table__session=session, status=Bag.Status.OPEN
+                                  ).select_related("table").order_by("table__number"):
+        if bags.key_lost(bag):
+            Table.objects.select_for_update().filter(pk=bag.table_id).first()
+            bags.bag_reopen(bag=bag, reason=bags.LOST)
+            lost.append(bag.table.number)
+    if lost:
+        broadcast.refresh(session.pk, session.seats.values_list("pk", flat=True))
+    return lost
+
+
+@transaction.atomic
+def _advance(*, session: ClassSession, expected: str | None = None) -> ClassSession:
     session = _locked_session(session)
     _check_can_drive(session, expected)
     if session.stage == Stage.LOBBY:
@@ -435,20 +471,36 @@ def _close_pact(table: Table, state: Any, step: TeacherStep) -> Any:
     return state
 
 
+def decision_id(round_: int, kind: str) -> str:
+    """The secret decision a bag settles: round 3's tax vote is ``"3:tax"``."""
+    return f"{round_}:{kind}"
+
+
 def _open_vote(table: Table, state: Any, kind: str, step: TeacherStep) -> None:
-    VoteCounter.objects.bulk_create([
-        VoteCounter(table=table, round=state.round, kind=kind, option=o, step=step)
-        for o in VOTE_OPTIONS[kind]
-    ])
+    bags.bag_open(table=table, decision=decision_id(state.round, kind),
+                  options=list(VOTE_OPTIONS[kind]), step=step)
 
 
 def _close_vote(table: Table, state: Any, kind: str, step: TeacherStep | None,
                 actor: str) -> Any:
-    """Empty the bag: the engine gets the tally from the counters (absentees abstain)."""
+    """Empty the bag: the engine meets its receipts (by seat) and its tally (absentees
+    abstain). The sealed ballots and the key are gone afterwards."""
     if state.phase != f"{kind}_vote":
         return state
-    counters = VoteCounter.objects.filter(table=table, round=state.round, kind=kind)
-    tally = {c.option: c.votes for c in counters if c.votes}
+    bag = bags.open_bag(table)
+    if bag is None or bag.decision != decision_id(state.round, kind):
+        raise ServiceError("vote_closed", _("This vote is not open."), status=409)
+    key = bags.bag_key(bag)
+    if key is None:
+        raise bags.key_unreachable()
+    engine = get_engine(table.session.game)
+    names = bags.voter_names(bag)
+    try:
+        state, _e = engine.replay_actions(
+            state, [{"type": "ballot", "kind": kind, "player": n} for n in names])
+    except InvalidAction as exc:
+        raise engine_error(exc) from None
+    tally = bags.bag_count(bag=bag, key=key, step=step)
     state, _e = apply_action(table, state, {"type": "count", "kind": kind, "tally": tally},
                              actor=actor, step=step)
     return state
@@ -467,19 +519,23 @@ def _settle(table: Table, session: ClassSession, step: TeacherStep | None,
     bots = [s for s in seats if s.is_bot]
     for _round in range(64):  # bounded: each pass makes at least one decision
         acted = False
+        kind = VOTE_STAGES.get(session.stage)
+        bag = bags.open_bag(table) if kind and state.phase == f"{kind}_vote" else None
+        voted = bags.voter_ids(bag) if bag is not None else set()
         for seat in bots:
+            if bag is not None and kind is not None:
+                if seat.pk not in voted:
+                    _bot_ballot(bag, state, seat, kind)
+                    voted.add(seat.pk)
+                    acted = True
+                continue
             decision = _bot_decision(table, session, state, seat)
             if decision is None:
                 continue
             acted = True
-            if decision["type"] == "ballot":
-                state = _cast(table, session, state, seat, decision["kind"],
-                              decision["option"], step)
-            else:
-                state, _e = apply_action(table, state, decision, actor=Actor.BOT, seat=seat,
-                                         step=step)
-        kind = VOTE_STAGES.get(session.stage)
-        if kind and state.phase == f"{kind}_vote" and _everyone_voted(seats, state):
+            state, _e = apply_action(table, state, decision, actor=Actor.BOT, seat=seat,
+                                     step=step)
+        if bag is not None and kind is not None and _everyone_voted(seats, voted):
             state = _close_vote(table, state, kind, step, Actor.TEACHER)
             acted = True
         if _removed_decider_passes(seats, state):
@@ -529,15 +585,32 @@ def _bot_decision(table: Table, session: ClassSession, state: Any, seat: Seat
     kind = legal[0]["type"]
     if kind == "pact" and session.stage == Stage.PACT:
         return {"type": "pact", "player": me.name, "coins": policy.pact(state, me, rng)}
-    if kind == "ballot" and VOTE_STAGES.get(session.stage) == legal[0]["kind"]:
-        vote_kind = legal[0]["kind"]
-        return {"type": "ballot", "kind": vote_kind,
-                "option": policy.vote(state, me, vote_kind, rng)}
     if kind == "tie_break":
         return {"type": "tie_break", "player": me.name,
                 "choice": policy.tie_break(state, me, state.tie.kind, list(state.tie.options),
                                            rng)}
     return None
+
+
+# One bot vote in four is drawn at random among the options, whatever the bot's policy:
+# a policy that always votes the same way could otherwise be subtracted from the tally.
+BOT_VOTE_NOISE = 0.25
+
+
+def _bot_ballot(bag: Bag, state: Any, seat: Seat, kind: str) -> None:
+    """A bot's token, drawn from randomness that is never stored (the operating system's),
+    so nobody can recompute it from the database and subtract it from the tally."""
+    rng = random.SystemRandom()
+    options = list(VOTE_OPTIONS[kind])
+    if rng.random() < BOT_VOTE_NOISE:
+        option = rng.choice(options)
+    else:
+        policy = sic_bots.get_policy(seat.bot_policy or "civic")
+        option = policy.vote(state, state.player(seat.player_name), kind, rng)
+    key = bags.bag_key(bag)
+    if key is None:
+        raise bags.key_unreachable()
+    bags.bag_cast(bag=bag, seat=seat, index=options.index(option), key=key)
 
 
 def _active(seats: list[Seat]) -> list[Seat]:
@@ -549,8 +622,8 @@ def _voters(seats: list[Seat]) -> int:
     return len(_active(seats))
 
 
-def _everyone_voted(seats: list[Seat], state: Any) -> bool:
-    return {s.player_name for s in _active(seats)} <= set(state.receipts)
+def _everyone_voted(seats: list[Seat], voted: set[int]) -> bool:
+    return {s.pk for s in _active(seats)} <= voted
 
 
 @transaction.atomic
@@ -567,17 +640,23 @@ def session_undo(*, session: ClassSession, expected: str | None = None) -> Class
         raise ServiceError("nothing_to_undo", _("There is nothing to undo."))
     tables = list(session.tables.select_for_update().order_by("number"))
     seat_ids = list(session.seats.values_list("pk", flat=True))
+    # A bag this step counted is reopened empty: its ballots were published in a tally and
+    # must never be counted again (count, undo, one more ballot, count would reveal it).
+    counted = [b.pk for b in Bag.objects.filter(counted_by=step)]
+    bags.bags_destroyed(list(Bag.objects.filter(step=step, status=Bag.Status.OPEN)))
     if step.kind == "start":
         session.tables.all().delete()
         session.seats.filter(is_bot=True).delete()
         session.seats.update(table=None, position=None, shares=None, player_name="")
         session.status, session.started_at = Status.LOBBY, None
-    step.delete()  # cascades to the actions, ledger rows, receipts and counters it led to
+    step.delete()  # cascades to the actions, ledger rows and bags it led to
     session.stage, session.round = step.stage_before, step.round_before
     session.save(update_fields=["stage", "round", "status", "started_at"])
+    for bag in Bag.objects.filter(pk__in=counted):
+        bags.bag_reopen(bag=bag, reason=bags.UNDONE)
     if step.kind != "start":
         for table in tables:
-            save_state(table, replay_table(table))
+            save_state(table, replay_table(table, open_bags=False))
     broadcast.refresh(session.pk, seat_ids)
     return session
 
@@ -660,76 +739,77 @@ def pact_submit(*, seat_id: int, coins: Any, expected: str | None = None,
         broadcast.refresh(session.pk, [s.pk for s in seats])
 
 
-@transaction.atomic
 def ballot_cast(*, seat_id: int, kind: Any, option: Any, expected: str | None = None,
                 token_hash: str | None = None) -> dict[str, Any] | None:
-    """Put a token in the bag: a receipt for the seat and +1 on the option's counter.
+    """Put a token in the bag: the seat's receipt and its option, sealed. Nothing else moves.
 
-    Returns the bag's progress (``{"voted": n, "of": m}``) while it is still open, ``None``
-    once this ballot filled it and it was counted. The voter's phone is not re-rendered for
-    its own ballot: its ``ack`` carries the progress and the phone shows "your token is in
-    the bag" (rendered with the ballot, hidden until then). Performance: a re-render per
-    ballot was a third of a ballot's cost (docs/performance.md).
+    ``option`` is the option's index among the vote's options (what phones send: a frame of
+    the same length for every option) or its name. Returns the bag's progress (``{"voted":
+    n, "of": m}``) while it is still open, ``None`` once this ballot filled it and it was
+    counted. The voter's phone is not re-rendered for its own ballot: its ``ack`` carries the
+    progress and the phone shows "your token is in the bag" (rendered with the ballot, hidden
+    until then). If the bag's key was lost (the server restarted mid-vote), the bag is
+    reopened empty (committed) and the phone is told to vote again.
     """
+    with transaction.atomic():
+        progress = _ballot(seat_id, kind, option, expected, token_hash)
+    if progress is _REVOTE:
+        raise ServiceError("vote_restarted", _(
+            "The votes at your table were lost when the server restarted. Please vote "
+            "again."), status=409)
+    return progress
+
+
+_REVOTE: dict[str, Any] = {}
+
+
+def _option_index(kind: str, option: Any) -> int:
+    options = VOTE_OPTIONS[kind]
+    if isinstance(option, int) and not isinstance(option, bool) and 0 <= option < len(options):
+        return option
+    if isinstance(option, str) and option in options:
+        return options.index(option)
+    raise ServiceError("bad_option", _("That is not one of the options."))
+
+
+def _ballot(seat_id: int, kind: Any, option: Any, expected: str | None,
+            token_hash: str | None) -> dict[str, Any] | None:
     seat, table, session, seats = _seat_turn(seat_id, expected, token_hash)
     # Fix: an unhashable kind (a list from a JSON frame) raised TypeError here.
     if not isinstance(kind, str) or kind not in VOTE_OPTIONS:
         raise ServiceError("bad_kind", _("Unknown vote."))
     if VOTE_STAGES.get(session.stage) != kind:
         raise ServiceError("vote_closed", _("This vote is not open."), status=409)
-    if option not in VOTE_OPTIONS[kind]:
-        raise ServiceError("bad_option", _("That is not one of the options."))
-    state = load_state(table)
-    if state.phase == "over":
-        raise ServiceError("game_over", _("The game at your table is over."), status=409)
-    if state.phase == f"{kind}_vote":
-        already = seat.player_name in state.receipts  # the open bag's receipts (no query)
-    else:
-        # Fix: look for the receipt in the lesson's round, not the engine's. Once everyone at
-        # a table has voted, the bag is counted and the engine moves on (after a budget vote,
-        # to the next round) while the lesson still shows the vote: a double tap then found no
-        # receipt "in round 3" and reached the engine, which answered "The budget vote is not
-        # open: the tax vote is open." (found by tests/reliability/test_random_play.py).
-        already = BallotReceipt.objects.filter(seat=seat, round=session.round,
-                                               kind=kind).exists()
-        if not already:
-            raise ServiceError("vote_closed", _("This vote is not open."), status=409)
-    if already:
-        raise ServiceError("already_voted", _("Your token is already in the bag."), status=409)
-    step = _last_step(session)
-    state = _cast(table, session, state, seat, kind, option, step)
-    voted = len(state.receipts)
-    state = _settle(table, session, step, state, seats)
-    if state.phase != f"{kind}_vote":  # the bag was full: counted
-        broadcast.refresh(session.pk, _deciders(state, seats))
-        return None
-    progress = {"voted": voted, "of": _voters(seats)}
-    broadcast.progress(session.pk, table.number, {"what": "vote", "kind": kind, **progress})
-    return progress
-
-
-def _cast(table: Table, session: ClassSession, state: Any, seat: Seat, kind: str, option: str,
-          step: TeacherStep | None) -> Any:
-    state, _e = apply_action(table, state, {"type": "ballot", "kind": kind,
-                                            "player": seat.player_name},
-                             actor=Actor.SEAT, seat=seat, step=step)
-    # No savepoint (performance): under the table's lock the receipt was looked for just
-    # before; should the unique constraint still fire, the error leaves the whole service
-    # and its transaction is rolled back.
-    try:
-        BallotReceipt.objects.create(table=table, seat=seat, round=state.round, kind=kind,
-                                     step=step)
-    except IntegrityError:
-        raise ServiceError("already_voted", _("Your token is already in the bag."),
-                           status=409) from None
-    # Fix: touch every counter of the bag (+1 on the option, +0 on the others) so that on
-    # PostgreSQL all of them carry this transaction's id (xmin). Updating one row stamped it
-    # with the same xmin as the voter's receipt: `SELECT xmin` linked a seat to its option.
-    updated = VoteCounter.objects.filter(table=table, round=state.round, kind=kind).update(
-        votes=F("votes") + Case(When(option=option, then=Value(1)), default=Value(0)))
-    if updated != len(VOTE_OPTIONS[kind]):
+    index = _option_index(kind, option)
+    decision = decision_id(session.round, kind)
+    bag = bags.open_bag(table)
+    if bag is None or bag.decision != decision:
+        # Counted already (everyone voted, or the game at this table is over).
+        counted = Bag.objects.filter(table=table, decision=decision,
+                                     receipts__seat=seat).exists()
+        if counted:
+            raise ServiceError("already_voted", _("Your token is already in the bag."),
+                               status=409)
+        if get_engine(session.game).is_over(load_state(table)):
+            raise ServiceError("game_over", _("The game at your table is over."), status=409)
         raise ServiceError("vote_closed", _("This vote is not open."), status=409)
-    return state
+    key = bags.bag_key(bag)
+    if key is None:
+        if not bags.key_lost(bag):
+            raise bags.key_unreachable()
+        bags.bag_reopen(bag=bag, reason=bags.LOST)
+        broadcast.refresh(session.pk, [s.pk for s in seats])
+        return _REVOTE
+    bags.bag_cast(bag=bag, seat=seat, index=index, key=key)
+    voted = bags.voter_ids(bag)
+    if not _everyone_voted(seats, voted):
+        progress = {"voted": len(voted), "of": _voters(seats)}
+        broadcast.progress(session.pk, table.number, {"what": "vote", "kind": kind,
+                                                      **progress})
+        return progress
+    state = _settle(table, session, _last_step(session), load_state(table), seats)
+    broadcast.refresh(session.pk, _deciders(state, seats))
+    return None
 
 
 @transaction.atomic

@@ -2,8 +2,11 @@
 
 Call these inside a transaction that holds the table's row lock (see ``services``).
 The full record of a table is its log with the ballots put back in: one ``ballot`` per
-receipt just before the ``count`` that emptied that bag (receipts are sorted by seat, so not
-even the order of casting survives), and the receipts of a still-open vote at the end.
+receipt just before the ``count`` that emptied that bag (receipts are listed by seat, never in
+the order of casting), and the receipts of a still-open bag at the end.
+
+The snapshot is the state after the log alone: an open bag's receipts are not in it (a ballot
+writes only its receipt and its sealed ballot). ``load_view_state`` adds them for the screens.
 """
 
 from __future__ import annotations
@@ -16,7 +19,15 @@ from django.utils.translation import gettext, pgettext
 
 from facilitator.clock import now
 from facilitator.errors import ServiceError
-from facilitator.models import LedgerEntry, Seat, Table, TableAction, TeacherStep
+from facilitator.models import (
+    Bag,
+    BallotReceipt,
+    LedgerEntry,
+    Seat,
+    Table,
+    TableAction,
+    TeacherStep,
+)
 from games.core import Action, Engine, Event, InvalidAction, get_engine
 
 
@@ -24,21 +35,34 @@ def engine_of(table: Table) -> Engine:
     return get_engine(table.session.game)
 
 
-def record_actions(table: Table) -> list[Action]:
-    """The table's decisions in order (DESIGN §3), ballots rebuilt from the receipts."""
-    bags: dict[tuple[int, str], list[str]] = defaultdict(list)
-    receipts = table.receipts.order_by("seat__position").values_list(
-        "round", "kind", "seat__player_name")
-    for round_, kind, name in receipts:
-        bags[(round_, kind)].append(name)
+def _bag_voters(table: Table, status: str | None = None) -> dict[str, list[str]]:
+    """Who voted in each bag of the table, by decision, listed by seat."""
+    receipts = BallotReceipt.objects.filter(bag__table=table)
+    if status is not None:
+        receipts = receipts.filter(bag__status=status)
+    voters: dict[str, list[str]] = defaultdict(list)
+    for decision, name in receipts.order_by("bag__decision", "seat__position", "seat_id"
+                                            ).values_list("bag__decision", "seat__player_name"):
+        voters[decision].append(name)
+    return voters
+
+
+def record_actions(table: Table, *, open_bags: bool = True) -> list[Action]:
+    """The table's decisions in order (DESIGN §3), ballots rebuilt from the receipts; an open
+    bag's receipts at the end (``open_bags``)."""
+    counted = {b.decision for b in table.bags.filter(status=Bag.Status.COUNTED)}
+    voters = _bag_voters(table)
     actions: list[Action] = []
     for round_, payload in table.actions.order_by("seq").values_list("round", "payload"):
         if payload.get("type") == "count":
-            kind = payload["kind"]
-            actions.extend(_ballots(kind, bags.pop((round_, kind), [])))
+            decision = f"{round_}:{payload['kind']}"
+            if decision in counted:
+                actions.extend(_ballots(payload["kind"], voters.pop(decision, [])))
         actions.append(payload)
-    for (_, kind), names in sorted(bags.items()):
-        actions.extend(_ballots(kind, names))
+    if open_bags:
+        for decision, names in sorted(voters.items()):
+            if decision not in counted:
+                actions.extend(_ballots(decision.split(":", 1)[1], names))
     return actions
 
 
@@ -51,19 +75,33 @@ def game_record(table: Table) -> dict[str, Any]:
             "config": table.config, "actions": record_actions(table)}
 
 
-def replay_table(table: Table) -> Any:
-    """The state rebuilt from scratch: config, seed and every decision."""
+def replay_table(table: Table, *, open_bags: bool = True) -> Any:
+    """The state rebuilt from scratch: config, seed and every decision (with the receipts of
+    an open bag, unless ``open_bags`` is false: then it is what the snapshot holds)."""
     engine = engine_of(table)
     state = engine.new_game(table.config, table.seed)
-    state, _ = engine.replay_actions(state, record_actions(table))
+    state, _ = engine.replay_actions(state, record_actions(table, open_bags=open_bags))
     return state
 
 
 def load_state(table: Table) -> Any:
+    """The state after the log (the snapshot): what services apply decisions to."""
     engine = engine_of(table)
     if table.snapshot is None:
-        return replay_table(table)
+        return replay_table(table, open_bags=False)
     return engine.from_dict(table.snapshot)
+
+
+def load_view_state(table: Table) -> Any:
+    """The state with its open bag's receipts: who has voted (never what), for the screens."""
+    state = load_state(table)
+    voters = _bag_voters(table, Bag.Status.OPEN)
+    if not voters:
+        return state
+    (decision, names), = voters.items()
+    state, _ = engine_of(table).replay_actions(state, _ballots(decision.split(":", 1)[1],
+                                                               names))
+    return state
 
 
 def save_state(table: Table, state: Any) -> None:
@@ -153,7 +191,7 @@ def verify_table(table: Table) -> list[str]:
     """Problems found: snapshot vs full replay, ledger vs engine, coins conserved."""
     engine = engine_of(table)
     problems: list[str] = []
-    replayed = replay_table(table)
+    replayed = replay_table(table, open_bags=False)
     if table.snapshot is not None and engine.to_dict(replayed) != table.snapshot:
         problems.append(gettext("the snapshot differs from a full replay of the log"))
     ledger = ledger_balances(table)

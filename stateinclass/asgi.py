@@ -10,8 +10,13 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "stateinclass.settings")
 # Set Django up before importing anything that may import models.
 django_asgi_app = get_asgi_application()
 
+from facilitator import ballot_keys  # noqa: E402
 from facilitator.middleware import SameOriginWebsocketMiddleware  # noqa: E402
 from facilitator.routing import websocket_urlpatterns  # noqa: E402
+
+# This process serves lessons: with the in-memory key store it holds the ballot keys, and may
+# tell that a key is lost (it restarted mid-vote). A shell or a command never may.
+ballot_keys.serve()
 
 application = ProtocolTypeRouter(
     {

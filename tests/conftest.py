@@ -43,6 +43,11 @@ def pytest_configure(config: pytest.Config) -> None:
     # this process and in the servers it starts (they inherit the environment).
     settings.LIVE_VIEW_DATA = True
     os.environ["LIVE_VIEW_DATA"] = "1"
+    # The tests drive lessons through the services in this process: it serves them, and
+    # holds their ballot keys (with the in-memory key store).
+    from facilitator import ballot_keys
+
+    ballot_keys.serve()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

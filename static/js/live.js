@@ -191,7 +191,9 @@ function swap(html, phase) {
 function showVoted(progress) {
   const voted = live.querySelector("[data-voted]");
   if (!voted) return;
-  for (const form of live.querySelectorAll('form[data-action="ballot"]')) form.hidden = true;
+  // The ballot's form leaves the page with the choice ticked in it: a phone picked up after
+  // its vote shows only that its token is in the bag.
+  for (const form of live.querySelectorAll('form[data-action="ballot"]')) form.remove();
   for (const el of live.querySelectorAll("[data-hide-when-voted]")) el.hidden = true;
   const count = voted.querySelector("[data-progress]");
   if (count && progress && progress.text) count.textContent = progress.text;
@@ -217,7 +219,7 @@ function formMessage(form, submitter) {
   const message = {};
   for (const [key, value] of data.entries()) {
     if (key === "csrfmiddlewaretoken") continue;
-    if (["coins", "seat", "table"].includes(key) && /^-?\d+$/.test(value)) {
+    if (["coins", "seat", "table", "option"].includes(key) && /^-?\d+$/.test(value)) {
       message[key] = Number(value);
     } else if (key === "choice" && value === "pass") {
       message[key] = null;

@@ -1,0 +1,133 @@
+"""Secret ballots, stored sealed (docs/secrecy.md). Call these under the table's row lock.
+
+A bag is opened by a teacher's step with a fresh key, kept only in the key store
+(``facilitator.ballot_keys``). Casting writes two rows and nothing else: the seat's receipt
+and its option sealed under the key (``facilitator.sealing``); no counter moves, no time is
+kept. Counting opens every sealed ballot into the tally, deletes them, marks the bag counted
+and destroys the key after the commit. A bag whose count is undone, or whose key was lost, is
+emptied and opened again under a new key and name: its ballots are never counted twice.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import Counter
+
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from facilitator import ballot_keys
+from facilitator.errors import ServiceError
+from facilitator.models import Bag, BallotReceipt, SealedBallot, Seat, Table, TeacherStep
+from facilitator.sealing import fingerprint, new_key, seal, unseal
+
+UNDONE = "undo"
+LOST = "lost"
+
+
+def _keys() -> ballot_keys.KeyStore:
+    return ballot_keys.key_store()
+
+
+def _put_key(bag: Bag) -> None:
+    """A new key and name for ``bag`` (not saved here), held by the key store only."""
+    key = new_key()
+    store = _keys()
+    try:
+        bag.store = store.store_id()
+        store.put(bag.name, key)
+    except ballot_keys.UnsafeKeyStore as exc:
+        raise ServiceError("unsafe_key_store", _(
+            "Votes cannot open: the server's Redis would save ballot keys to disk (%(why)s). "
+            "See the README, Production.") % {"why": exc}, status=503) from None
+    bag.fingerprint = fingerprint(key)
+
+
+def _destroy_after_commit(name: str) -> None:
+    transaction.on_commit(lambda: _keys().delete(name))
+
+
+def bag_open(*, table: Table, decision: str, options: list[str],
+             step: TeacherStep | None) -> Bag:
+    bag = Bag(table=table, decision=decision, options=options, name=secrets.token_hex(16),
+              step=step)
+    _put_key(bag)
+    bag.save()
+    return bag
+
+
+def open_bag(table: Table) -> Bag | None:
+    return Bag.objects.filter(table=table, status=Bag.Status.OPEN).first()
+
+
+def bag_key(bag: Bag) -> bytes | None:
+    """The bag's key, if this process can reach it (the fingerprint proves it is the bag's)."""
+    key = _keys().get(bag.name)
+    return key if key is not None and fingerprint(key) == bag.fingerprint else None
+
+
+def key_lost(bag: Bag) -> bool:
+    """The bag's key is gone for good, as this process may tell (see ``ballot_keys``)."""
+    return bag_key(bag) is None and _keys().may_declare_lost()
+
+
+def key_unreachable() -> ServiceError:
+    return ServiceError("keys_elsewhere", _(
+        "This vote's ballot keys are held by the running server: count it from the teacher's "
+        "console."), status=409)
+
+
+def bag_cast(*, bag: Bag, seat: Seat, index: int, key: bytes) -> None:
+    """Seat's token in the bag: its receipt, and its option sealed. One ballot per seat."""
+    # No savepoint: should the unique constraint fire, the error leaves the caller's service
+    # and its whole transaction is rolled back.
+    try:
+        BallotReceipt.objects.create(bag=bag, seat=seat)
+    except IntegrityError:
+        raise ServiceError("already_voted", _("Your token is already in the bag."),
+                           status=409) from None
+    SealedBallot.objects.create(bag=bag, sealed=seal(key, bag.name, index))
+
+
+def voter_ids(bag: Bag) -> set[int]:
+    return set(bag.receipts.values_list("seat_id", flat=True))
+
+
+def voter_names(bag: Bag) -> list[str]:
+    """Who voted, by seat (never the order of casting)."""
+    return list(bag.receipts.order_by("seat__position", "seat_id")
+                .values_list("seat__player_name", flat=True))
+
+
+def bag_count(*, bag: Bag, key: bytes, step: TeacherStep | None) -> dict[str, int]:
+    """Empty the bag: the tally of its sealed ballots (one per receipt), then nothing sealed
+    remains and the key is destroyed once the transaction commits."""
+    sealed = [bytes(s) for s in bag.sealed.values_list("sealed", flat=True)]
+    if len(sealed) != bag.receipts.count():
+        raise ServiceError("broken_bag", _("This bag's ballots do not match its receipts."),
+                           status=500)
+    tally = Counter(bag.options[unseal(key, bag.name, s)] for s in sealed)
+    bag.sealed.all().delete()
+    bag.status, bag.counted_by, bag.reopened = Bag.Status.COUNTED, step, ""
+    bag.save(update_fields=["status", "counted_by", "reopened"])
+    _destroy_after_commit(bag.name)
+    return dict(tally)
+
+
+def bag_reopen(*, bag: Bag, reason: str) -> None:
+    """Discard every ballot of ``bag`` and open it again, empty, under a new key and name."""
+    old = bag.name
+    bag.receipts.all().delete()
+    bag.sealed.all().delete()
+    bag.name = secrets.token_hex(16)
+    _put_key(bag)
+    bag.status, bag.counted_by, bag.reopened = Bag.Status.OPEN, None, reason
+    bag.save(update_fields=["name", "store", "fingerprint", "status", "counted_by",
+                            "reopened"])
+    _destroy_after_commit(old)
+
+
+def bags_destroyed(bags: list[Bag]) -> None:
+    """These bags are being deleted (an undone step, a purged lesson): drop their keys."""
+    for bag in bags:
+        _destroy_after_commit(bag.name)

@@ -1,0 +1,54 @@
+"""Sealed ballots: a vote option encrypted under its bag's key (AES-256-GCM).
+
+Every sealed ballot has the same length whatever its option (a fixed-size plaintext: the
+option's index and zero padding), and two ballots for the same option differ (a random nonce
+per ballot), so the stored bytes say nothing about the vote. The bag's own random name is the
+associated data: a sealed ballot cannot be moved into another bag and still open.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+KEY_BYTES = 32
+NONCE_BYTES = 12
+SLOT_BYTES = 16  # the plaintext: one byte of option index, then zeros
+SEALED_BYTES = NONCE_BYTES + SLOT_BYTES + 16  # + the GCM tag
+
+
+class BrokenSeal(Exception):
+    """A sealed ballot that does not open under its bag's key."""
+
+
+def new_key() -> bytes:
+    return AESGCM.generate_key(bit_length=KEY_BYTES * 8)
+
+
+def fingerprint(key: bytes) -> str:
+    """Names a key without revealing it (a keyed hash cannot be inverted to the key)."""
+    return hashlib.sha256(b"state-in-class bag key\x00" + key).hexdigest()[:32]
+
+
+def seal(key: bytes, bag_name: str, index: int) -> bytes:
+    if not 0 <= index < 256:
+        raise ValueError("an option index is one byte")
+    nonce = os.urandom(NONCE_BYTES)
+    plain = bytes([index]) + bytes(SLOT_BYTES - 1)
+    return nonce + AESGCM(key).encrypt(nonce, plain, bag_name.encode())
+
+
+def unseal(key: bytes, bag_name: str, sealed: bytes) -> int:
+    if len(sealed) != SEALED_BYTES:
+        raise BrokenSeal("a sealed ballot has the wrong length")
+    try:
+        plain = AESGCM(key).decrypt(sealed[:NONCE_BYTES], sealed[NONCE_BYTES:],
+                                    bag_name.encode())
+    except InvalidTag:
+        raise BrokenSeal("a sealed ballot does not open under its bag's key") from None
+    if len(plain) != SLOT_BYTES or any(plain[1:]):
+        raise BrokenSeal("a sealed ballot holds no option")
+    return plain[0]
