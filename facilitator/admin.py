@@ -1,5 +1,6 @@
-"""Admin: lessons, tables and seats, read-mostly. There is no ballot linkage to show: votes
-are stored only as receipts (who voted) and per-option counters (how many)."""
+"""Admin: lessons, tables and seats, read-mostly. There is no ballot linkage to show: an open
+vote is stored as receipts (who voted) and sealed ballots (no seat), a counted one as its
+tally in the action log."""
 
 from django.contrib import admin
 
@@ -39,5 +40,5 @@ class SeatAdmin(admin.ModelAdmin):
     search_fields = ("nickname",)
     # The token hash is a credential: never shown.
     fields = ("session", "table", "nickname", "player_name", "position", "is_bot",
-              "bot_policy", "shares", "removed", "connected", "joined_at")
+              "bot_policy", "shares", "removed", "joined_at")
     readonly_fields = fields

@@ -29,6 +29,12 @@ def _keys() -> ballot_keys.KeyStore:
     return ballot_keys.key_store()
 
 
+def _unavailable() -> ServiceError:
+    return ServiceError("keys_unavailable", _(
+        "Votes cannot be taken right now: the server cannot reach its ballot keys. Try again "
+        "in a moment."), status=503)
+
+
 def _put_key(bag: Bag) -> None:
     """A new key and name for ``bag`` (not saved here), held by the key store only."""
     key = new_key()
@@ -40,6 +46,8 @@ def _put_key(bag: Bag) -> None:
         raise ServiceError("unsafe_key_store", _(
             "Votes cannot open: the server's Redis would save ballot keys to disk (%(why)s). "
             "See the README, Production.") % {"why": exc}, status=503) from None
+    except ballot_keys.StoreDown:
+        raise _unavailable() from None
     bag.fingerprint = fingerprint(key)
 
 
@@ -62,7 +70,10 @@ def open_bag(table: Table) -> Bag | None:
 
 def bag_key(bag: Bag) -> bytes | None:
     """The bag's key, if this process can reach it (the fingerprint proves it is the bag's)."""
-    key = _keys().get(bag.name)
+    try:
+        key = _keys().get(bag.name)
+    except ballot_keys.StoreDown:
+        raise _unavailable() from None
     return key if key is not None and fingerprint(key) == bag.fingerprint else None
 
 

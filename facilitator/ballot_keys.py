@@ -38,6 +38,10 @@ class UnsafeKeyStore(Exception):
     """The key store would write ballot keys to disk or evict them."""
 
 
+class StoreDown(Exception):
+    """The key store does not answer (Redis is down or restarting)."""
+
+
 class KeyStore(Protocol):
     def store_id(self) -> str: ...
 
@@ -85,34 +89,52 @@ class MemoryKeyStore:
 
 
 class RedisKeyStore:
+    """Every call either answers or raises ``StoreDown``: never a key taken for lost because
+    Redis did not answer."""
+
     def __init__(self, url: str) -> None:
         import redis
 
         self._client: Any = redis.Redis.from_url(url, socket_timeout=5,
                                                  socket_connect_timeout=5)
+        self._errors = (redis.RedisError, OSError)
         self._checked = False
 
     def store_id(self) -> str:
-        self._check_safe()
-        current = self._client.get(STORE_ID_KEY)
-        if current is None:
-            self._client.set(STORE_ID_KEY, secrets.token_hex(8), nx=True)
+        try:
+            self._check_safe()
             current = self._client.get(STORE_ID_KEY)
+            if current is None:
+                self._client.set(STORE_ID_KEY, secrets.token_hex(8), nx=True)
+                current = self._client.get(STORE_ID_KEY)
+        except self._errors as exc:
+            raise StoreDown(str(exc)) from None
         return f"redis:{current.decode()}"
 
     def may_declare_lost(self) -> bool:
         return True
 
     def put(self, name: str, key: bytes) -> None:
-        self._check_safe()
-        self._client.set(KEY_PREFIX + name, key)
+        try:
+            self._check_safe()
+            self._client.set(KEY_PREFIX + name, key)
+        except self._errors as exc:
+            raise StoreDown(str(exc)) from None
 
     def get(self, name: str) -> bytes | None:
-        value = self._client.get(KEY_PREFIX + name)
+        try:
+            value = self._client.get(KEY_PREFIX + name)
+        except self._errors as exc:
+            raise StoreDown(str(exc)) from None
         return bytes(value) if value is not None else None
 
     def delete(self, name: str) -> None:
-        self._client.delete(KEY_PREFIX + name)
+        try:
+            self._client.delete(KEY_PREFIX + name)
+        except self._errors:
+            # A key that could not be deleted names a bag that is counted or gone; it opens
+            # nothing stored (its sealed ballots are deleted with the count).
+            logger.warning("could not delete a counted bag's key from Redis")
 
     def _check_safe(self) -> None:
         if self._checked:

@@ -38,7 +38,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from pydantic import TypeAdapter, ValidationError
 
-from facilitator import actions, broadcast, selectors, services
+from facilitator import actions, broadcast, presence, selectors
 from facilitator.actions import Id
 from facilitator.errors import ServiceError
 from facilitator.language import phone_language
@@ -215,8 +215,9 @@ class SeatConsumer(LessonConsumer):
         self.language = phone_language(self.scope.get("cookies", {}), seat.session.language)
         await self.channel_layer.group_add(broadcast.seat_group(seat.pk), self.channel_name)
         await self.accept()
-        await database_sync_to_async(services.seat_set_connected)(seat_id=seat.pk,
-                                                                   connected=True)
+        await database_sync_to_async(presence.presence_join)(seat_id=seat.pk)
+        self.present = True
+        presence.socket_opened()
         await self.send_view()
         await self.tell_console()
 
@@ -225,9 +226,12 @@ class SeatConsumer(LessonConsumer):
         if seat is not None:
             await self.channel_layer.group_discard(broadcast.seat_group(seat.pk),
                                                    self.channel_name)
-            await database_sync_to_async(services.seat_set_connected)(seat_id=seat.pk,
-                                                                       connected=False)
-            await self.tell_console(connected=False)
+        if getattr(self, "present", False):
+            self.present = False
+            presence.socket_closed()
+            await database_sync_to_async(presence.presence_leave)(seat_id=seat.pk)
+            here = await database_sync_to_async(presence.online)([seat.pk])
+            await self.tell_console(connected=bool(here))
 
     async def tell_console(self, connected: bool = True) -> None:
         # Fix: the console shows who is connected, but nothing told it when a phone came or

@@ -54,6 +54,9 @@ class ClassSession(models.Model):
     stage = models.CharField(max_length=20, choices=Stage.choices, default=Stage.LOBBY)
     round = models.PositiveSmallIntegerField(default=0)
     paused = models.BooleanField(default=False)
+    # What the teacher's last Undo took back, for the screens, until the lesson moves on:
+    # {"kind", "stage", "round", "discarded"} (see facilitator.notices).
+    undone = models.JSONField(null=True, blank=True)
     join_code = models.CharField(max_length=6)
     created_at = models.DateTimeField()
     started_at = models.DateTimeField(null=True, blank=True)
@@ -117,7 +120,6 @@ class Seat(models.Model):
     shares = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True,
                                related_name="partners")
     removed = models.BooleanField(default=False)
-    connected = models.BooleanField(default=False)
     joined_at = models.DateTimeField()
 
     class Meta:
@@ -131,6 +133,23 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return self.nickname
+
+
+class Presence(models.Model):
+    """A server process has ``sockets`` open for a seat (see ``facilitator.presence``)."""
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="presence")
+    process = models.CharField(max_length=16)
+    sockets = models.IntegerField(default=0)
+    seen_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["seat", "process"], name="one_presence_per_process"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.seat} · {self.sockets} socket(s)"
 
 
 class TeacherStep(models.Model):

@@ -15,7 +15,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
-from facilitator import charts, seating
+from facilitator import charts, notices, seating
 from facilitator.models import ClassSession
 from facilitator.pacing import failure_moment, moment, rank
 from games.state_in_class import data
@@ -358,6 +358,7 @@ def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, A
                                   - hidden[s["name"]])}
              for s in table["seats"]]
     ctx: dict[str, Any] = {
+        "reopened": notices.reopened_notice(table.get("reopened", ""), phone=False),
         "number": table["number"], "seats": seats, "players_count": len(seats),
         "services": services_block(shown["services"], game["price"]),
         "tension": shown["tension"], "tension_track": range(1, data.FAIL_TENSION + 1),
@@ -474,18 +475,22 @@ def projector_context(view: dict[str, Any], *, join_url: str = "") -> dict[str, 
         "join_url": join_url, "join_code": code, "join_code_spaced": f"{code[:3]} {code[3:]}",
         "tables": [table_context(t, session) for t in view["tables"]],
         "grid": len(view["tables"]) > 1,
+        "undone": notices.undone_notice(session),
     }
 
 
 def phone_context(view: dict[str, Any]) -> dict[str, Any]:
     session = view["session"]
     ctx: dict[str, Any] = {"session": session, "seat": view["seat"], "can": view.get("can", {}),
+                           "undone": notices.undone_notice(session)
+                           if (session.get("undone") or {}).get("discarded") else "",
                            "stage_label": dict(ClassSession.Stage.choices).get(session["stage"])}
     game = view.get("game")
     if not game:
         return ctx
     table = table_context({**view["table"], "game": game}, session)
     ctx["table"] = table
+    ctx["revote"] = notices.reopened_notice(view["table"].get("reopened", ""), phone=True)
     me = game.get("me")
     if me is None:
         return ctx

@@ -14,8 +14,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
+from facilitator import presence
 from facilitator.errors import ServiceError
-from facilitator.models import ClassSession, Seat, Table
+from facilitator.models import Bag, ClassSession, Seat, Table
 from facilitator.services import hash_token
 from facilitator.tables import engine_of, load_view_state
 
@@ -49,29 +50,39 @@ def session_info(session: ClassSession) -> dict[str, Any]:
         "round": session.round, "paused": session.paused, "phase_id": session.phase_id,
         "join_code": session.join_code if session.is_open else None,
         "debate_seconds": session.options.get("debate_seconds"),
+        "undone": session.undone,
     }
 
 
 def _roster(table: Table) -> list[dict[str, Any]]:
-    seats = table.seats.order_by("position")
+    seats = list(table.seats.order_by("position"))
     partners = {s.shares_id: s.nickname for s in seats if s.shares_id}
+    here = presence.online(s.pk for s in seats if not s.is_bot)
     return [{"seat": s.pk, "name": s.player_name, "nickname": s.nickname, "bot": s.is_bot,
-             "removed": s.removed, "connected": s.connected or s.is_bot,
+             "removed": s.removed, "connected": s.pk in here or s.is_bot,
              "partner": partners.get(s.pk)}
             for s in seats if s.shares_id is None]
+
+
+def reopened(table: Table) -> str:
+    """Why the table's open bag was emptied and asked again ("undo", "lost"), or ""."""
+    return (Bag.objects.filter(table=table, status=Bag.Status.OPEN)
+            .values_list("reopened", flat=True).first() or "")
 
 
 def table_public(table: Table, state: Any = None) -> dict[str, Any]:
     state = load_view_state(table) if state is None else state
     return {"number": table.number, "seats": _roster(table),
-            "game": engine_of(table).public_view(state)}
+            "game": engine_of(table).public_view(state), "reopened": reopened(table)}
 
 
 def projector_view(session: ClassSession) -> dict[str, Any]:
     view: dict[str, Any] = {"session": session_info(session)}
     if session.status == ClassSession.Status.LOBBY:
-        view["lobby"] = [{"seat": s.pk, "nickname": s.nickname, "connected": s.connected}
-                         for s in session.seats.filter(removed=False).order_by("joined_at")]
+        seats = list(session.seats.filter(removed=False).order_by("joined_at"))
+        here = presence.online(s.pk for s in seats)
+        view["lobby"] = [{"seat": s.pk, "nickname": s.nickname, "connected": s.pk in here}
+                         for s in seats]
     view["tables"] = [table_public(t) for t in session.tables.order_by("number")]
     return view
 
@@ -102,7 +113,8 @@ def _seat_view(seat: Seat) -> dict[str, Any]:
     state = load_view_state(table)
     engine = engine_of(table)
     view["seat"]["table"] = table.number
-    view["table"] = {"number": table.number, "seats": _roster(table)}
+    view["table"] = {"number": table.number, "seats": _roster(table),
+                     "reopened": reopened(table)}
     if seat.shares_id is None:
         view["game"] = engine.player_view(state, seat.player_name)
         view["can"] = seat_can(session, view["game"]["legal_actions"])

@@ -26,6 +26,7 @@ from facilitator.clock import now
 from facilitator.errors import ServiceError
 from facilitator.models import (
     Bag,
+    BallotReceipt,
     ClassSession,
     Seat,
     Table,
@@ -213,7 +214,7 @@ def seat_remove(*, session: ClassSession, seat: Seat) -> None:
     if session.status == Status.LOBBY:
         seat.delete()
     else:
-        Seat.objects.filter(pk=seat_id).update(removed=True, token_hash=None, connected=False)
+        Seat.objects.filter(pk=seat_id).update(removed=True, token_hash=None)
         # Fix: the seat now abstains; if everyone else is already in the bag, count it now
         # (before, the vote stayed open until the teacher moved on).
         table = Table.objects.select_for_update().filter(pk=seat.table_id).first()
@@ -371,9 +372,10 @@ def bags_recover(*, session: ClassSession) -> list[int]:
     for bag in Bag.objects.filter(table__session=session, status=Bag.Status.OPEN
                                   ).select_related("table").order_by("table__number"):
         if bags.key_lost(bag):
-            Table.objects.select_for_update().filter(pk=bag.table_id).first()
+            table = Table.objects.select_for_update().get(pk=bag.table_id)
             bags.bag_reopen(bag=bag, reason=bags.LOST)
-            lost.append(bag.table.number)
+            _settle(table, session, _last_step(session))  # the bots vote again
+            lost.append(table.number)
     if lost:
         broadcast.refresh(session.pk, session.seats.values_list("pk", flat=True))
     return lost
@@ -404,10 +406,10 @@ def _advance(*, session: ClassSession, expected: str | None = None) -> ClassSess
     nxt, nrnd = _next_stage(stage, rnd)
     if not live and all(states[t.pk].failed for t in tables):
         nxt, nrnd = _after_failure(session, tables, states, (nxt, nrnd))
-    session.stage, session.round = nxt, nrnd
+    session.stage, session.round, session.undone = nxt, nrnd, None
     if nxt == Stage.FINAL:
         session.status, session.finished_at = Status.FINISHED, now()
-    session.save(update_fields=["stage", "round", "status", "finished_at"])
+    session.save(update_fields=["stage", "round", "status", "finished_at", "undone"])
     step = _record_step(session, "next", *before)
     for table in live:
         state = states[table.pk]
@@ -643,6 +645,7 @@ def session_undo(*, session: ClassSession, expected: str | None = None) -> Class
     # A bag this step counted is reopened empty: its ballots were published in a tally and
     # must never be counted again (count, undo, one more ballot, count would reveal it).
     counted = [b.pk for b in Bag.objects.filter(counted_by=step)]
+    had_votes = BallotReceipt.objects.filter(bag__step=step, seat__is_bot=False).exists()
     bags.bags_destroyed(list(Bag.objects.filter(step=step, status=Bag.Status.OPEN)))
     if step.kind == "start":
         session.tables.all().delete()
@@ -654,9 +657,18 @@ def session_undo(*, session: ClassSession, expected: str | None = None) -> Class
     session.save(update_fields=["stage", "round", "status", "started_at"])
     for bag in Bag.objects.filter(pk__in=counted):
         bags.bag_reopen(bag=bag, reason=bags.UNDONE)
+    opened = step.stage_after in VOTE_STAGES and step.stage_before != step.stage_after
+    session.undone = {"kind": step.kind, "stage": step.stage_after, "round": step.round_after,
+                      "from": step.stage_before,
+                      "discarded": bool(counted) or (opened and had_votes)}
+    session.save(update_fields=["undone"])
     if step.kind != "start":
         for table in tables:
             save_state(table, replay_table(table, open_bags=False))
+        reopened = {b.table_id for b in Bag.objects.filter(pk__in=counted)}
+        for table in tables:
+            if table.pk in reopened:
+                _settle(table, session, _last_step(session))  # the bots vote again
     broadcast.refresh(session.pk, seat_ids)
     return session
 
@@ -798,6 +810,7 @@ def _ballot(seat_id: int, kind: Any, option: Any, expected: str | None,
         if not bags.key_lost(bag):
             raise bags.key_unreachable()
         bags.bag_reopen(bag=bag, reason=bags.LOST)
+        _settle(table, session, _last_step(session), load_state(table), seats)
         broadcast.refresh(session.pk, [s.pk for s in seats])
         return _REVOTE
     bags.bag_cast(bag=bag, seat=seat, index=index, key=key)
@@ -847,5 +860,4 @@ def tie_break_submit(*, choice: Any, seat_id: int | None = None,
     broadcast.refresh(session.pk, table.seats.values_list("pk", flat=True))
 
 
-def seat_set_connected(*, seat_id: int, connected: bool) -> None:
-    Seat.objects.filter(pk=seat_id, removed=False).update(connected=connected)
+

@@ -14,7 +14,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from facilitator import actions, network, ratelimit, selectors, services
+from facilitator import actions, network, presence, ratelimit, selectors, services
 from facilitator.consumers import SEAT_COOKIE
 from facilitator.errors import ServiceError
 from facilitator.forms import JoinForm, NewLessonForm
@@ -186,8 +186,11 @@ def console_act(request: HttpRequest, session_id: int) -> HttpResponse:
 def students(request: HttpRequest, session_id: int) -> HttpResponse:
     """Manage the class during the lesson: remove a student, give a seat to a new phone."""
     session = _owned(request, session_id)
-    seats = session.seats.filter(is_bot=False).select_related("table", "shares").order_by(
-        "table__number", "position", "nickname")
+    seats = list(session.seats.filter(is_bot=False).select_related("table", "shares").order_by(
+        "table__number", "position", "nickname"))
+    here = presence.online(s.pk for s in seats)
+    for s in seats:
+        s.online = s.pk in here
     return render(request, "facilitator/students.html", {"session": session, "seats": seats})
 
 

@@ -1,5 +1,5 @@
 """Sealed ballots (docs/secrecy.md): bags with receipts and sealed ballots replace the
-per-option vote counters.
+per-option vote counters; presence is counted per socket and process; the last Undo's notice.
 
 A bag already counted keeps its receipts (its tally is in the action log). A bag still open
 when the server is upgraded cannot be carried over (its counters would link the last ballots to
@@ -107,4 +107,26 @@ class Migration(migrations.Migration):
             ],
         ),
         migrations.DeleteModel(name="VoteCounter"),
+        migrations.RemoveField(model_name="seat", name="connected"),
+        migrations.CreateModel(
+            name="Presence",
+            fields=[
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False,
+                                           verbose_name="ID")),
+                ("process", models.CharField(max_length=16)),
+                ("sockets", models.IntegerField(default=0)),
+                ("seen_at", models.DateTimeField()),
+                ("seat", models.ForeignKey(on_delete=django.db.models.deletion.CASCADE,
+                                           related_name="presence", to="facilitator.seat")),
+            ],
+            options={
+                "constraints": [models.UniqueConstraint(fields=("seat", "process"),
+                                                        name="one_presence_per_process")],
+            },
+        ),
+        migrations.AddField(
+            model_name="classsession",
+            name="undone",
+            field=models.JSONField(blank=True, null=True),
+        ),
     ]

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 
 from facilitator import services
 from facilitator.models import ClassSession, Seat, Table
-from facilitator.tables import load_state
+from facilitator.tables import load_state, load_view_state
 
 NAMES = ["Ana", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou",
          "Max", "Ned", "Oli", "Pam", "Quy", "Rex", "Sam", "Tia", "Uma", "Val", "Wes", "Xia",
@@ -89,9 +89,11 @@ def play_lesson(session: ClassSession, rng: random.Random, *, tax_options: list[
 
 
 def deterministic(monkeypatch: Any, seed: int = 1) -> None:
-    """Seat shuffles and table seeds from ``random.Random(seed)`` instead of SystemRandom."""
+    """Seat shuffles, table seeds and bots' votes from ``random.Random(seed)`` instead of
+    SystemRandom, and bots vote exactly as their policy says (no random votes)."""
     rng = random.Random(seed)
     monkeypatch.setattr(services.random, "SystemRandom", lambda: rng)
+    monkeypatch.setattr(services, "BOT_VOTE_NOISE", 0.0)
 
 
 def started(count: int, *, fill: str | None = None, teacher: Any = None,
@@ -113,8 +115,31 @@ def seat(session: ClassSession, nickname: str) -> Seat:
 
 
 def state_of(table: Table) -> Any:
+    """The table's state as the screens see it (with an open bag's receipts)."""
     table.refresh_from_db()
-    return load_state(table)
+    return load_view_state(table)
+
+
+def open_tally(table: Table) -> dict[str, int]:
+    """What the open bag of ``table`` holds, option by option (every option listed): opened
+    with its key, which this process holds (the tests serve the lesson)."""
+    from facilitator import bags, sealing
+
+    bag = bags.open_bag(table)
+    assert bag is not None, "no open bag"
+    key = bags.bag_key(bag)
+    assert key is not None, "this process does not hold the bag's key"
+    tally = dict.fromkeys(bag.options, 0)
+    for sealed in bag.sealed.values_list("sealed", flat=True):
+        tally[bag.options[sealing.unseal(key, bag.name, bytes(sealed))]] += 1
+    return tally
+
+
+def receipts(**filters: Any) -> Any:
+    """Ballot receipts (who voted in which bag), filtered like a queryset."""
+    from facilitator.models import BallotReceipt
+
+    return BallotReceipt.objects.filter(**filters)
 
 
 def all_pacts(session: ClassSession, coins: int = 1) -> None:
@@ -147,7 +172,9 @@ def dump_facilitator() -> dict[str, list[dict[str, Any]]]:
     """Every row of every facilitator model (and the sessions), to compare before/after."""
     from django.apps import apps
 
-    return {model._meta.label: list(model.objects.order_by("pk").values())
+    # ``undone`` is the screens' notice of the last Undo: not the lesson's state.
+    return {model._meta.label: [{k: v for k, v in row.items() if k != "undone"}
+                                for row in model.objects.order_by("pk").values()]
             for model in apps.get_app_config("facilitator").get_models()}
 
 

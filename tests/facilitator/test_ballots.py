@@ -4,7 +4,7 @@ import pytest
 
 from facilitator import services
 from facilitator.errors import ServiceError
-from facilitator.models import BallotReceipt, ClassSession, VoteCounter
+from facilitator.models import Bag, BallotReceipt, ClassSession, SealedBallot
 from tests.facilitator.lesson import (
     advance,
     all_pacts,
@@ -12,6 +12,7 @@ from tests.facilitator.lesson import (
     dump_facilitator,
     fresh,
     humans,
+    open_tally,
     seat,
     started,
     state_of,
@@ -40,21 +41,57 @@ def at_tax_vote(count: int = 8) -> ClassSession:
     return session
 
 
-def bag(session: ClassSession, kind: str = "tax") -> dict[str, int]:
-    return {c.option: c.votes for c in VoteCounter.objects.filter(
-        table__session=session, kind=kind, round=session.round)}
+def bag(session: ClassSession) -> dict[str, int]:
+    return open_tally(fresh(session).tables.get())
 
 
-def test_a_ballot_is_a_receipt_and_one_more_on_the_counter():
+def test_a_ballot_is_a_receipt_and_a_sealed_ballot():
     session = at_tax_vote()
     ana = seat(session, "Ana")
+    snapshot = ana.table.snapshot
     services.ballot_cast(seat_id=ana.pk, kind="tax", option="B", expected=session.phase_id)
     receipt = BallotReceipt.objects.get()
-    assert (receipt.seat_id, receipt.round, receipt.kind) == (ana.pk, 1, "tax")
+    assert (receipt.seat_id, receipt.bag.decision) == (ana.pk, "1:tax")
+    assert list(SealedBallot.objects.values_list("bag", flat=True)) == [receipt.bag_id]
     assert bag(session) == {"A": 0, "B": 1, "C": 0, "D": 0}
+    ana.table.refresh_from_db()
+    assert ana.table.snapshot == snapshot  # the engine meets the bag at the count
     state = state_of(ana.table)
     assert state.receipts == ["Ana"]
     assert "B" not in str(state.player("Ana").statement)
+
+
+def test_a_phone_sends_the_option_as_its_index():
+    session = at_tax_vote()
+    services.ballot_cast(seat_id=seat(session, "Ana").pk, kind="tax", option=2,
+                         expected=session.phase_id)
+    assert bag(session) == {"A": 0, "B": 0, "C": 1, "D": 0}
+
+
+def test_sealed_ballots_have_one_length_and_never_repeat():
+    session = at_tax_vote()
+    for s in humans(session.tables.get())[:6]:
+        services.ballot_cast(seat_id=s.pk, kind="tax", option="C", expected=session.phase_id)
+    blobs = [bytes(b) for b in SealedBallot.objects.values_list("sealed", flat=True)]
+    assert len(blobs) == 6 and len(set(blobs)) == 6
+    assert {len(b) for b in blobs} == {44}
+
+
+def test_counting_opens_the_bag_into_the_tally_and_destroys_it(
+        django_capture_on_commit_callbacks):
+    from facilitator import ballot_keys
+
+    session = at_tax_vote()
+    with django_capture_on_commit_callbacks(execute=True):
+        for i, s in enumerate(humans(session.tables.get())):
+            services.ballot_cast(seat_id=s.pk, kind="tax", option="AC"[i % 3 == 0],
+                                 expected=session.phase_id)
+    counted = Bag.objects.get()
+    assert counted.status == Bag.Status.COUNTED
+    assert not SealedBallot.objects.exists()
+    assert ballot_keys.key_store().get(counted.name) is None
+    count = session.tables.get().actions.get(payload__type="count")
+    assert count.payload["tally"] == {"A": 5, "C": 3}
 
 
 def test_a_second_ballot_is_refused():
@@ -79,7 +116,7 @@ def test_a_ballot_after_the_bag_was_counted_is_refused():
 
 BAD_KINDS = [("budget", "vote_closed"), ("taxes", "bad_kind"), (None, "bad_kind"),
              (["tax"], "bad_kind"), ({"tax": 1}, "bad_kind"), (1, "bad_kind")]
-BAD_OPTIONS = ["E", "a", "", None, 3, ["A"], {"A": 1}, "health"]
+BAD_OPTIONS = ["E", "a", "", None, 4, -1, True, 2.0, ["A"], {"A": 1}, "health"]
 BAD_COINS = [4, -1, True, False, "2", 2.0, None, [1]]
 
 

@@ -313,7 +313,7 @@ def test_removing_the_last_missing_voter_closes_the_vote():
     services.seat_remove(session=session, seat=seat(session, "Ben"))
     assert state_of(table).phase != "tax_vote"
     assert table.actions.get(payload__type="count").payload["tally"] == {"D": 7}
-    assert BallotReceipt.objects.filter(table=table).count() == 7
+    assert BallotReceipt.objects.filter(bag__table=table).count() == 7
 
 
 def test_bots_cannot_be_removed_and_strangers_are_not_found():

@@ -7,7 +7,7 @@ import pytest
 
 from facilitator import services
 from facilitator.errors import ServiceError
-from facilitator.models import BallotReceipt, Seat, TableAction, VoteCounter
+from facilitator.models import Bag, BallotReceipt, Seat, TableAction
 from games.state_in_class import bots as sic_bots
 from tests.facilitator.lesson import (
     advance,
@@ -19,6 +19,7 @@ from tests.facilitator.lesson import (
     humans,
     join,
     make_session,
+    open_tally,
     seat,
     started,
     state_of,
@@ -40,9 +41,9 @@ def counts(table, kind, round_):
                                            payload__kind=kind))
 
 
-def counters(table, kind, round_):
-    return {c.option: c.votes for c in VoteCounter.objects.filter(table=table, kind=kind,
-                                                                   round=round_) if c.votes}
+def counters(table):
+    """The open bag's contents, the options with votes only (the test holds the key)."""
+    return {o: n for o, n in open_tally(table).items() if n}
 
 
 # --------------------------------------------------------------------------- starting
@@ -104,14 +105,14 @@ def test_bots_fill_seventeen_into_three_tables_of_six(monkeypatch):
         session = advance(session)
     assert session.stage == "tax_vote"
     assert list(BallotReceipt.objects.values_list("seat", flat=True)) == [bot.pk]
-    assert counters(bot.table, "tax", 1) == {"B": 1}
+    assert sum(counters(bot.table).values()) == 1
     assert state_of(bot.table).receipts == [bot.player_name]
     # ... and its budget token when the budget vote opens.
     vote_all(session, "tax", random.Random(1), ["A"])
     session = advance(session)
     session = advance(session)
     assert session.stage == "budget_vote"
-    assert BallotReceipt.objects.filter(kind="budget", seat=bot).count() == 1
+    assert BallotReceipt.objects.filter(bag__decision="1:budget", seat=bot).count() == 1
 
 
 def test_bots_decide_their_tie_breaks(monkeypatch):
@@ -232,13 +233,12 @@ def test_one_next_moves_every_table_through_the_whole_lesson(monkeypatch):
             if session.stage == "event" and session.round != 4:
                 assert (state.round, state.phase) == (session.round, "tax_vote")
             if session.stage == "tax_vote":
-                assert VoteCounter.objects.filter(table=table, round=r, kind="tax").count() == 4
+                assert Bag.objects.get(table=table, decision=f"{r}:tax").options == list("ABCD")
             if session.stage == "pay":
                 assert len(counts(table, "tax", r)) == 1
             if session.stage == "budget_vote":
                 assert state.phase == "budget_vote" and state.tax == "C"
-                assert VoteCounter.objects.filter(table=table, round=r, kind="budget").count() \
-                    == 3
+                assert len(Bag.objects.get(table=table, decision=f"{r}:budget").options) == 3
             if session.stage == "end_of_round" and r != 4:
                 assert len(counts(table, "budget", r)) == 1
             if session.stage == "midlife":
@@ -274,9 +274,10 @@ def test_a_vote_closes_itself_when_every_active_seat_has_voted_else_the_teacher_
     assert counts(two, "tax", 1) == []
     assert state_of(two).phase == "tax_vote"
     assert len(state_of(two).receipts) == 4
+    in_the_bag = counters(two)
     session = advance(session)  # the teacher empties every bag still open
     [count] = counts(two, "tax", 1)
-    assert count.payload["tally"] == counters(two, "tax", 1) == {"A": 1, "B": 2, "D": 1}
+    assert count.payload["tally"] == in_the_bag == {"A": 1, "B": 2, "D": 1}
     assert state_of(two).tax == "B"
     assert not BallotReceipt.objects.filter(seat__in=absent).exists()
     assert len(counts(one, "tax", 1)) == 1  # table 1 was not counted twice
@@ -394,13 +395,12 @@ def test_bots_vote_at_every_table_and_every_vote_sums_to_its_receipts(monkeypatc
             vote_all(session, "budget", rng, ["health", "education", "shield"])
         break_ties(session, rng)
         session = advance(session)
-    receipts = Counter(BallotReceipt.objects.values_list("table", "round", "kind"))
+    receipts = Counter(BallotReceipt.objects.values_list("bag__table", "bag__decision"))
     for action in TableAction.objects.filter(payload__type="count"):
         tally = action.payload["tally"]
-        assert sum(tally.values()) == receipts[(action.table_id, action.round,
-                                                action.payload["kind"])]
-        assert tally == counters(action.table, action.payload["kind"], action.round)
-    bags = [(a.table_id, a.round, a.payload["kind"])
+        assert sum(tally.values()) == receipts[(action.table_id,
+                                                f"{action.round}:{action.payload['kind']}")]
+    bags = [(a.table_id, f"{a.round}:{a.payload['kind']}")
             for a in TableAction.objects.filter(payload__type="count")]
     assert sorted(bags) == sorted(receipts)  # one count per bag, every bag counted
     assert all(n == 6 for n in receipts.values())  # every seat voted, the bots included

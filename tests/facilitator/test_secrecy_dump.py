@@ -19,7 +19,7 @@ from django.apps import apps
 from django.db import connection, models
 
 from facilitator import selectors, services, tables
-from facilitator.models import BallotReceipt, Seat, TableAction, VoteCounter
+from facilitator.models import Bag, BallotReceipt, SealedBallot, Seat, TableAction
 from facilitator.tables import game_record
 from games.state_in_class import data
 from tests.facilitator.lesson import (
@@ -208,7 +208,8 @@ def test_no_row_of_the_database_pairs_a_seat_with_a_vote(clock, monkeypatch):
     assert len(secret) == 14 and all(len(bag) == 7 for bag in secret.values())
     identity = Identity()
     dump = dump_database()
-    assert dump[BallotReceipt._meta.db_table] and dump[VoteCounter._meta.db_table]
+    assert dump[BallotReceipt._meta.db_table] and dump[Bag._meta.db_table]
+    assert not dump[SealedBallot._meta.db_table]  # every bag counted: nothing sealed is left
     pairs = []
     for name, rows in dump.items():
         for row in rows:
@@ -223,7 +224,7 @@ def test_no_row_of_the_database_pairs_a_seat_with_a_vote(clock, monkeypatch):
     receipts = dump[BallotReceipt._meta.db_table]
     assert len(receipts) == sum(len(bag) for bag in secret.values())
     for receipt in receipts:
-        assert set(receipt) == {"id", "table_id", "seat_id", "round", "kind", "step_id"}
+        assert set(receipt) == {"id", "bag_id", "seat_id"}
     ids = [uuid.UUID(str(r["id"])) for r in receipts]  # random keys: no order of casting
     assert all(i.version == 4 for i in ids) and len(set(ids)) == len(ids)
     # The log has no ballots, and its counts name nobody.
@@ -233,13 +234,10 @@ def test_no_row_of_the_database_pairs_a_seat_with_a_vote(clock, monkeypatch):
         assert action.seat_id is None and action.actor == "teacher"
         assert set(action.payload) == {"type", "kind", "tally"}
     assert not TableAction.objects.filter(payload__type="ballot").exists()
-    for counter in dump[VoteCounter._meta.db_table]:
-        assert not any("seat" in column for column in counter)
-    tallies = {(c["round"], c["kind"], c["option"]): c["votes"]
-               for c in dump[VoteCounter._meta.db_table]}
+    tallies = {(a.round, a.payload["kind"]): a.payload["tally"] for a in counts}
     for (round_, kind), bag in secret.items():
         for option in OPTIONS[kind]:
-            assert tallies[(round_, kind, option)] == list(bag.values()).count(option)
+            assert tallies[(round_, kind)].get(option, 0) == list(bag.values()).count(option)
     # The exported game record: ballots without options.
     record = game_record(session.tables.get())
     ballots = [a for a in record["actions"] if a["type"] == "ballot"]
@@ -261,11 +259,15 @@ def test_the_schema_cannot_hold_a_vote_next_to_a_seat():
     assert not any(word in name for name in fields for word in ("option", "choice", "vote"))
     assert not any(isinstance(f, models.DateField | models.TimeField | models.DurationField)
                    for f in fields.values())
-    pk = BallotReceipt._meta.pk
-    assert isinstance(pk, models.UUIDField) and pk.default is uuid.uuid4
-    assert not any(getattr(f, "related_model", None) is Seat
-                   for f in VoteCounter._meta.get_fields())
-    assert not any("seat" in f.name for f in VoteCounter._meta.get_fields())
+    for model in (BallotReceipt, SealedBallot):
+        pk = model._meta.pk
+        assert isinstance(pk, models.UUIDField) and pk.default is uuid.uuid4
+    for model in (SealedBallot, Bag):
+        assert not any(getattr(f, "related_model", None) is Seat
+                       for f in model._meta.get_fields())
+        assert not any("seat" in f.name for f in model._meta.get_fields())
+        assert not any(isinstance(f, models.DateField | models.TimeField)
+                       for f in model._meta.get_fields())
 
 
 @pytest.mark.django_db
@@ -296,14 +298,12 @@ def test_no_view_tells_a_student_or_the_projector_how_anyone_voted(clock, monkey
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_postgres_row_versions_do_not_link_a_receipt_to_its_counter():
-    """On PostgreSQL every row carries the id of the transaction that wrote it (xmin).
+def test_postgres_rows_a_ballot_writes_are_its_receipt_and_its_sealed_ballot_only():
+    """On PostgreSQL every row carries the id of the transaction that wrote it (xmin): the
+    rows of one ballot's transaction are its receipt and its sealed ballot, and no other row
+    of any table (no counter, no snapshot) carries that transaction's id."""
+    from django.apps import apps
 
-    A ballot inserts a receipt and updates counters in one transaction; if only the chosen
-    option's counter were updated, its xmin would be the voter's transaction id, next to the
-    voter's receipt's xmin (the receipt is written in a savepoint, whose subtransaction id
-    follows its parent's). Every counter of the bag must carry the same xmin instead.
-    """
     session = make_session()
     join(session, 8)
     services.session_start(session=session)
@@ -314,15 +314,16 @@ def test_postgres_row_versions_do_not_link_a_receipt_to_its_counter():
     for s, option in zip(humans(table)[:6], "ABCDAB", strict=True):
         services.ballot_cast(seat_id=s.pk, kind="tax", option=option,
                              expected=session.phase_id)
+    written: dict[str, list[str]] = {}
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT option, xmin::text FROM {VoteCounter._meta.db_table} "
-                       "WHERE table_id = %s AND round = 1 AND kind = 'tax'", [table.pk])
-        counter_xmins = dict(cursor.fetchall())
-        cursor.execute(f"SELECT seat_id, xmin::text FROM {BallotReceipt._meta.db_table} "
-                       "WHERE table_id = %s", [table.pk])
-        receipt_xmins = dict(cursor.fetchall())
-    assert len(receipt_xmins) == 6
-    assert len(set(counter_xmins.values())) == 1, counter_xmins
-    for xmin in receipt_xmins.values():
-        near = {o for o, x in counter_xmins.items() if abs(int(x) - int(xmin)) <= 3}
-        assert near in (set(), set(counter_xmins)), near
+        cursor.execute(f"SELECT xmin::text FROM {BallotReceipt._meta.db_table}")
+        ballots = {x for (x,) in cursor.fetchall()}
+        for model in apps.get_models():
+            cursor.execute(f"SELECT xmin::text FROM {model._meta.db_table}")
+            for (xmin,) in cursor.fetchall():
+                if xmin in ballots:
+                    written.setdefault(model._meta.db_table, []).append(xmin)
+    assert len(ballots) == 6
+    assert sorted(written) == sorted([BallotReceipt._meta.db_table,
+                                      SealedBallot._meta.db_table])
+    assert sorted(written[SealedBallot._meta.db_table]) == sorted(ballots)

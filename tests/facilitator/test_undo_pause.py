@@ -7,14 +7,15 @@ import pytest
 from facilitator import services
 from facilitator.errors import ServiceError
 from facilitator.models import (
+    Bag,
     BallotReceipt,
     ClassSession,
     LedgerEntry,
+    SealedBallot,
     Seat,
     Table,
     TableAction,
     TeacherStep,
-    VoteCounter,
 )
 from facilitator.tables import engine_of, replay_table, verify_table
 from tests.facilitator.lesson import (
@@ -27,6 +28,7 @@ from tests.facilitator.lesson import (
     humans,
     join,
     make_session,
+    open_tally,
     started,
     vote_all,
 )
@@ -84,7 +86,7 @@ def test_undoing_a_start_with_pairs_unpairs_everyone(monkeypatch):
     assert dump_facilitator() == lobby
 
 
-def test_undoing_the_opening_of_a_vote_deletes_its_receipts_and_counters(monkeypatch):
+def test_undoing_the_opening_of_a_vote_deletes_its_bag(monkeypatch):
     deterministic(monkeypatch)
     session, _tokens = started(4, fill="bots")  # two bots vote the moment the bag opens
     all_pacts(session)
@@ -95,10 +97,11 @@ def test_undoing_the_opening_of_a_vote_deletes_its_receipts_and_counters(monkeyp
     assert BallotReceipt.objects.count() == 2  # the bots
     for s in humans(session.tables.get())[:2]:
         services.ballot_cast(seat_id=s.pk, kind="tax", option="A", expected=session.phase_id)
-    assert BallotReceipt.objects.count() == 4 and VoteCounter.objects.count() == 4
+    assert BallotReceipt.objects.count() == 4 and SealedBallot.objects.count() == 4
     session = undo(session)
     assert (session.round, session.stage) == (1, "debate")
-    assert not BallotReceipt.objects.exists() and not VoteCounter.objects.exists()
+    assert not Bag.objects.exists() and not BallotReceipt.objects.exists()
+    assert not SealedBallot.objects.exists()
     assert dump_facilitator() == before
     assert_consistent(session)
     # Opening it again: the bots vote again, the students may vote again.
@@ -108,7 +111,8 @@ def test_undoing_the_opening_of_a_vote_deletes_its_receipts_and_counters(monkeyp
                          expected=session.phase_id)
 
 
-def test_undoing_the_close_of_a_vote_reopens_it_with_the_same_ballots(monkeypatch):
+def test_undoing_the_count_of_a_vote_discards_it_and_everyone_votes_again(monkeypatch):
+    """Count, undo, one more ballot, count would reveal that ballot: the undone vote is gone."""
     deterministic(monkeypatch)
     session, _tokens = started(8)
     all_pacts(session)
@@ -118,7 +122,6 @@ def test_undoing_the_close_of_a_vote_reopens_it_with_the_same_ballots(monkeypatc
     voters, late = humans(table)[:5], humans(table)[5:]
     for s, option in zip(voters, "ABBCD", strict=True):
         services.ballot_cast(seat_id=s.pk, kind="tax", option=option, expected=session.phase_id)
-    open_bag = dump_facilitator()
     open_snapshot = snapshots(session)
     session = advance(session)  # the teacher empties the bag: B wins, everyone is paid
     assert session.stage == "pay"
@@ -128,21 +131,39 @@ def test_undoing_the_close_of_a_vote_reopens_it_with_the_same_ballots(monkeypatc
     assert (session.round, session.stage) == (1, "tax_vote")
     assert not TableAction.objects.filter(payload__type="count").exists()
     assert not LedgerEntry.objects.filter(reason__in=["tax", "income"]).exists()
-    assert BallotReceipt.objects.count() == 5
-    assert dump_facilitator() == open_bag
+    bag = Bag.objects.get()
+    assert (bag.status, bag.reopened) == ("open", "undo")
+    assert not BallotReceipt.objects.exists() and not SealedBallot.objects.exists()
     assert snapshots(session) == open_snapshot
     assert_consistent(session)
-    # The vote is open again: the same five tokens are in the bag, the late ones may vote.
-    refused = pytest.raises(ServiceError)
-    with refused as caught:
-        services.ballot_cast(seat_id=voters[0].pk, kind="tax", option="D",
-                             expected=session.phase_id)
-    assert caught.value.code == "already_voted"
+    # Everyone votes again, the first five included; one ballot is never in two tallies.
     for s in late:
         services.ballot_cast(seat_id=s.pk, kind="tax", option="D", expected=session.phase_id)
+    session = advance(session)
     count = TableAction.objects.get(payload__type="count")
-    assert count.payload["tally"] == {"A": 1, "B": 2, "C": 1, "D": 4}
+    assert count.payload["tally"] == {"D": 3}
     assert_consistent(session)
+
+
+def test_a_reopened_vote_takes_everyone_again(monkeypatch):
+    deterministic(monkeypatch)
+    session, _tokens = started(8)
+    all_pacts(session)
+    for _ in range(3):
+        session = advance(session)
+    table = session.tables.get()
+    first = humans(table)[0]
+    services.ballot_cast(seat_id=first.pk, kind="tax", option="A", expected=session.phase_id)
+    session = undo(advance(session))
+    services.ballot_cast(seat_id=first.pk, kind="tax", option="C", expected=session.phase_id)
+    assert open_tally(table) == {"A": 0, "B": 0, "C": 1, "D": 0}
+
+
+VOTE_ROWS = ("facilitator.Bag", "facilitator.BallotReceipt", "facilitator.SealedBallot")
+
+
+def without_votes(dump):
+    return {k: v for k, v in dump.items() if k not in VOTE_ROWS}
 
 
 def test_undo_step_by_step_retraces_the_lesson_exactly(monkeypatch):
@@ -163,7 +184,12 @@ def test_undo_step_by_step_retraces_the_lesson_exactly(monkeypatch):
     for (moment, dump) in reversed(history):
         session = undo(session)
         assert (session.round, session.stage) == moment
-        assert dump_facilitator() == dump
+        if moment[1] in ("tax_vote", "budget_vote"):
+            # Undoing a count discards that vote: the bag is open again, and empty.
+            assert without_votes(dump_facilitator()) == without_votes(dump)
+            assert not BallotReceipt.objects.filter(bag__status="open").exists()
+        else:
+            assert dump_facilitator() == dump
         assert_consistent(session)
     assert fresh(session).steps.count() == 1  # only the start is left
 

@@ -25,7 +25,14 @@ from django.core.management import call_command
 from django.db import connection, connections
 
 from facilitator import broadcast, services
-from facilitator.models import BallotReceipt, ClassSession, Seat, Table, TableAction
+from facilitator.models import (
+    BallotReceipt,
+    ClassSession,
+    SealedBallot,
+    Seat,
+    Table,
+    TableAction,
+)
 from facilitator.tables import engine_of, game_record, load_state, verify_table
 from games.state_in_class import data as sic_data
 from tests.facilitator.lesson import deterministic, join, make_session, make_teacher
@@ -96,10 +103,9 @@ def table_fingerprint(session_id: int) -> dict[str, Any]:
             "pk", "removed", "table_id")),
         "snapshots": [t.snapshot for t in tables],
         "actions": TableAction.objects.filter(table__session=session).count(),
-        "receipts": BallotReceipt.objects.filter(table__session=session).count(),
-        "counters": sorted(
-            (c.round, c.kind, c.option, c.votes)
-            for t in tables for c in t.counters.all()),
+        "receipts": BallotReceipt.objects.filter(bag__table__session=session).count(),
+        "sealed": sorted(bytes(b) for b in SealedBallot.objects.filter(
+            bag__table__session=session).values_list("sealed", flat=True)),
     }
 
 
@@ -285,7 +291,10 @@ BAD_PHONE_FRAMES: list[Any] = [
     {"type": "ballot", "option": "A"},
     {"type": "ballot", "kind": "lottery", "option": "A"},
     {"type": "ballot", "kind": "tax", "option": ["A"]},
-    {"type": "ballot", "kind": "tax", "option": 1},
+    {"type": "ballot", "kind": "tax", "option": 10},
+    {"type": "ballot", "kind": "tax", "option": -1},
+    {"type": "ballot", "kind": "tax", "option": True},
+    {"type": "ballot", "kind": "tax", "option": 1.0},
     {"type": "ballot", "kind": "tax", "option": "A" * 21},
     {"type": "ballot", "kind": "tax", "option": "A", "seat": 1},
     {"type": "ballot", "kind": "tax", "option": "A", "player": "Ben"},
@@ -866,9 +875,9 @@ async def test_full_game_over_websockets_from_join_to_final_count(monkeypatch, t
             "replayed": replayed, "live": live, "ledger": ledger.getvalue(),
             "problems": verify_table(table),
             "dropper_ballots": BallotReceipt.objects.filter(
-                seat=dropper, round=DROP_ROUND, kind="tax").count(),
-            "ballots": Counter((r, k) for r, k in BallotReceipt.objects.filter(
-                table=table).values_list("round", "kind")),
+                seat=dropper, bag__decision=f"{DROP_ROUND}:tax").count(),
+            "ballots": Counter(tuple(d.split(":")) for d in BallotReceipt.objects.filter(
+                bag__table=table).values_list("bag__decision", flat=True)),
             "links": ballot_links(_dump_database(), seats, {
                 h["round"]: h["tax"]["winner"] for h in history if h.get("tax")}),
         }
@@ -968,3 +977,25 @@ async def test_outside_the_tests_a_screen_frame_carries_only_its_html_and_phase(
         assert set(frame) == {"type", "phase", "html"}, set(frame)
         assert frame["type"] == "view" and "Tax vote" in frame["html"]
         await shut(comm)
+
+
+@db
+async def test_a_seat_with_two_tabs_stays_online_when_one_closes():
+    setup = await lesson("tax_vote")
+    projector, phones = await open_lesson(setup)
+    await wait_all([sock.drain() for sock in (projector, *phones.values())])
+    ana = phones["Ana"]
+    seat = next(s["seat"] for s in projector.view["tables"][0]["seats"] if s["name"] ==
+                ana.view["game"]["me"]["name"])
+    second = await Socket.phone(setup["tokens"]["Ana"], "Ana, second tab")
+    await projector.drain(0.2)
+    await ana.close()
+    assert await projector.until(lambda f: f["type"] == "presence") == {
+        "type": "presence", "seat": seat, "connected": True}
+    await projector.ok("refresh")
+    assert next(s for s in projector.view["tables"][0]["seats"] if s["seat"] == seat
+                )["connected"] is True
+    await second.close()
+    assert await projector.until(lambda f: f["type"] == "presence") == {
+        "type": "presence", "seat": seat, "connected": False}
+    await close_all(projector, *[p for n, p in phones.items() if n != "Ana"])

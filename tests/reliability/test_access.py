@@ -31,7 +31,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from facilitator import ratelimit, selectors, services
 from facilitator.middleware import CONTENT_SECURITY_POLICY
-from facilitator.models import BallotReceipt, ClassSession, Seat, VoteCounter
+from facilitator.models import BallotReceipt, ClassSession, SealedBallot, Seat
 from stateinclass.asgi import application
 from tests.facilitator.lesson import (
     drive_to,
@@ -89,8 +89,8 @@ def two_lessons(db, settings):
 
 
 def receipts_and_counters() -> tuple[list[Any], list[Any]]:
-    return (sorted(BallotReceipt.objects.values_list("seat_id", "round", "kind")),
-            sorted(VoteCounter.objects.values_list("table_id", "kind", "option", "votes")))
+    return (sorted(BallotReceipt.objects.values_list("seat_id", "bag__decision")),
+            sorted(bytes(b) for b in SealedBallot.objects.values_list("sealed", flat=True)))
 
 
 def test_token_cannot_act_for_another_seat(two_lessons):
@@ -133,9 +133,10 @@ def test_token_cannot_read_another_seats_view(two_lessons):
 
 
 def counters_by_table() -> dict[int, int]:
+    """Sealed ballots in each table's bags."""
     out: dict[int, int] = {}
-    for table_id, votes in VoteCounter.objects.values_list("table_id", "votes"):
-        out[table_id] = out.get(table_id, 0) + votes
+    for table_id in SealedBallot.objects.values_list("bag__table_id", flat=True):
+        out[table_id] = out.get(table_id, 0) + 1
     return out
 
 
@@ -159,7 +160,7 @@ def test_token_cannot_act_at_another_table_or_in_another_session(two_lessons):
     assert response.status_code == 302
     after = counters_by_table()
     assert {t for t in after if after[t] != totals.get(t, 0)} == {seat(a, "Ana").table_id}
-    assert BallotReceipt.objects.filter(table__session=b).count() == 0
+    assert BallotReceipt.objects.filter(bag__table__session=b).count() == 0
     # Ana's token on the other lesson's join page does not seat her there.
     assert "already in a lesson as" in phone(a_tokens["Ana"]).get(
         f"/join/{b.join_code}/").content.decode()

@@ -22,7 +22,7 @@ from django.db import connections
 from django.test import Client
 
 from facilitator import services
-from facilitator.models import BallotReceipt, Seat, Table
+from facilitator.models import Bag, BallotReceipt, Seat, Table
 from facilitator.tables import load_state
 from tests.facilitator.test_websockets import (
     game_of,
@@ -80,10 +80,17 @@ def receipts(seat_id: int) -> int:
 
 @database_sync_to_async
 def tally(session_id: int) -> dict[tuple[int, str], int]:
+    """Tokens in each bag (round, kind): sealed while open, then the count's tally."""
     out: dict[tuple[int, str], int] = {}
-    for table in Table.objects.filter(session_id=session_id):
-        for c in table.counters.all():
-            out[(c.round, c.kind)] = out.get((c.round, c.kind), 0) + c.votes
+    for bag in Bag.objects.filter(table__session_id=session_id):
+        round_, kind = bag.decision.split(":")
+        if bag.status == Bag.Status.OPEN:
+            votes = bag.sealed.count()
+        else:
+            count = bag.table.actions.get(round=int(round_), payload__type="count",
+                                          payload__kind=kind)
+            votes = sum(count.payload["tally"].values())
+        out[(int(round_), kind)] = out.get((int(round_), kind), 0) + votes
     return out
 
 

@@ -21,14 +21,16 @@ from facilitator import services
 from facilitator.clock import now
 from facilitator.forms import JoinForm
 from facilitator.models import (
+    Bag,
     BallotReceipt,
     ClassSession,
     LedgerEntry,
+    Presence,
+    SealedBallot,
     Seat,
     Table,
     TableAction,
     TeacherStep,
-    VoteCounter,
 )
 from tests.facilitator.lesson import drive_to, fresh, make_session, make_teacher, started
 from tests.facilitator.test_websockets import _dump_database
@@ -93,8 +95,9 @@ def test_privacy_nicknames_only_no_other_personal_data_is_asked_or_kept():
 # here, and to purge_sessions if it does not cascade from ClassSession).
 OWNER_OF = {
     ClassSession: "pk", Table: "session_id", Seat: "session_id", TeacherStep: "session_id",
-    TableAction: "table__session_id", BallotReceipt: "table__session_id",
-    VoteCounter: "table__session_id", LedgerEntry: "table__session_id",
+    TableAction: "table__session_id", Bag: "table__session_id",
+    BallotReceipt: "bag__table__session_id", SealedBallot: "bag__table__session_id",
+    LedgerEntry: "table__session_id", Presence: "seat__session_id",
 }
 
 
@@ -125,7 +128,7 @@ def test_privacy_purge_sessions_deletes_finished_lessons_with_everything_they_ow
     running, _ = started(8, teacher=other)
     purged, kept = {old.pk, old_archived.pk}, {recent.pk, abandoned.pk, running.pk}
     before_purged, before_kept = rows_of(purged), rows_of(kept)
-    for name in ("Table", "Seat", "TeacherStep", "TableAction", "BallotReceipt", "VoteCounter",
+    for name in ("Table", "Seat", "TeacherStep", "TableAction", "Bag", "BallotReceipt",
                  "LedgerEntry"):
         assert before_purged[name] > 0, name  # the old lessons do own rows of every kind
     out = io.StringIO()

@@ -1,0 +1,63 @@
+"""What the screens say after an Undo, and about a vote that was asked again.
+
+Both are told to everyone they concern, in plain words: the projector says what the teacher
+took back and whether votes were discarded; a phone whose vote was discarded is asked to vote
+again, and told why.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+from facilitator.models import ClassSession
+
+VOTE_STAGES = {"tax_vote": "tax", "budget_vote": "budget"}
+
+
+def _vote_name(kind: str, round_: int) -> str:
+    if kind == "tax":
+        return _("the tax vote of round %(round)d") % {"round": round_}
+    return _("the budget vote of round %(round)d") % {"round": round_}
+
+
+def undone_notice(session: dict[str, Any]) -> str:
+    """One sentence for the projector: what the last Undo took back ("" if nothing)."""
+    undone = session.get("undone")
+    if not undone:
+        return ""
+    if undone["kind"] == "start":
+        return _("Undone: the start of the lesson. Everyone is back in the lobby.")
+    discarded = undone.get("discarded")
+    left, entered = undone.get("from"), undone["stage"]
+    if left in VOTE_STAGES:
+        text = _("Undone: the count of %(vote)s.") % {
+            "vote": _vote_name(VOTE_STAGES[left], undone["round"])}
+        if discarded:
+            text += " " + _("The votes cast were discarded: everyone votes again.")
+        return text
+    if entered in VOTE_STAGES:
+        text = _("Undone: the opening of %(vote)s.") % {
+            "vote": _vote_name(VOTE_STAGES[entered], undone["round"])}
+        if discarded:
+            text += " " + _("The votes cast were discarded.")
+        return text
+    stage = dict(ClassSession.Stage.choices).get(entered, entered)
+    return pgettext("undo", "Undone: %(stage)s, round %(round)d.") % {
+        "stage": stage, "round": undone["round"]}
+
+
+def reopened_notice(reason: str, *, phone: bool) -> str:
+    """Why an open vote was emptied and asked again ("" when it was not)."""
+    if reason == "lost":
+        if phone:
+            return _("The votes were lost when the server restarted. Please vote again.")
+        return _("The votes were lost when the server restarted: everyone votes again.")
+    if reason == "undo":
+        if phone:
+            return _("Your teacher undid the count: the votes cast were discarded. Please "
+                     "vote again.")
+        return _("The count was undone: the votes cast were discarded. Everyone votes again.")
+    return ""
