@@ -4,7 +4,7 @@ from collections import Counter
 
 import pytest
 
-from facilitator import ballot_keys, bags, selectors, services
+from facilitator import bags, ballot_keys, selectors, services
 from facilitator.errors import ServiceError
 from facilitator.models import Bag, BallotReceipt, SealedBallot
 from facilitator.presenters import phone_context, projector_context
