@@ -121,18 +121,20 @@ print("SETUP " + json.dumps({"lessons": lessons, "options": list(data.TAX_OPTION
 # Run by ``manage.py shell -c`` after the run: what the database says about every bag.
 VERIFY_SCRIPT = """
 import json, os
-from django.db.models import Sum
-from facilitator.models import BallotReceipt, ClassSession, VoteCounter
+from facilitator.models import BallotReceipt, ClassSession, SealedBallot
 
 out = {}
 for sid in json.loads(os.environ["BENCH_SESSIONS"]):
     session = ClassSession.objects.get(pk=sid)
     for table in session.tables.order_by("number"):
-        tally = VoteCounter.objects.filter(table=table, round=session.round, kind="tax"
-                                           ).aggregate(s=Sum("votes"))["s"] or 0
+        decision = f"{session.round}:tax"
+        count = table.actions.filter(round=session.round, payload__type="count",
+                                     payload__kind="tax").first()
+        tally = (sum(count.payload["tally"].values()) if count else
+                 SealedBallot.objects.filter(bag__table=table, bag__decision=decision).count())
         out[f"{sid}:{table.number}"] = {
-            "receipts": BallotReceipt.objects.filter(table=table, round=session.round,
-                                                     kind="tax").count(),
+            "receipts": BallotReceipt.objects.filter(bag__table=table,
+                                                     bag__decision=decision).count(),
             "tally": tally,
             "voters": table.seats.filter(removed=False, shares__isnull=True).count(),
             "phase": (table.snapshot or {}).get("phase"),
@@ -308,7 +310,8 @@ async def play_round(lessons: list[dict[str, Any]], options: list[str], servers:
     rss_after = harness.rss_bytes(pids)
     joined = [p for p in phones if p.ws is not None and p.error is None]
     for p in joined:
-        p.payload = json.dumps({"type": "ballot", "kind": "tax", "option": rng.choice(options),
+        p.payload = json.dumps({"type": "ballot", "kind": "tax",
+                                "option": rng.randrange(len(options)),  # as phones send it
                                 "expected": p.phase, "id": "b1"})
     burst = Burst(sizes={g: n for g, n in sizes.items()})
     for p in projectors:

@@ -229,7 +229,10 @@ function formMessage(form, submitter) {
       message[key] = value;
     }
   }
-  message.id = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+  // A fixed-length id: with the option sent as its index, every ballot's frame has the same
+  // length whatever the vote (under TLS its size says nothing).
+  message.id = `${Date.now().toString(36).padStart(9, "0")}${Math.random().toString(36)
+    .slice(2, 8).padEnd(6, "0")}`;
   return message;
 }
 

@@ -83,7 +83,7 @@ def test_reload_and_offline_phones_vote_once(teacher: Page, phones,
         third.context.set_offline(False)
     expect(third.locator("#connection")).to_be_hidden()
     expect(seat).not_to_have_class(re.compile(r"\boffline\b"))
-    expect(third.locator("#now input[name=option][value=C]")).to_be_checked()
+    expect(third.locator("#now input[name=option][value='2']")).to_be_checked()  # C
     ui.confirm_ballot(third)
     expect(ui.in_the_bag(third)).to_be_visible()
     expect(progress).to_have_text("3 of 8 have voted")

@@ -135,12 +135,11 @@ def make_pact(phone: Page, coins: int) -> None:
 
 
 def choose(phone: Page, kind: str, option: str | int) -> None:
-    """Tick one option of the open ballot (a tax letter, or the n-th service)."""
+    """Tick one option of the open ballot (a tax letter, or the n-th service). The radios'
+    values are the options' indices (what the phone sends)."""
     expect(heading(phone, "Tax vote" if kind == "tax" else "Budget vote")).to_be_visible()
     radios = phone.locator("#now input[name=option]")
-    radio = radios.nth(option) if isinstance(option, int) else radios.and_(
-        phone.locator(f"[value='{option}']"))
-    radio.check()
+    radios.nth(option if isinstance(option, int) else "ABCD".index(option)).check()
 
 
 def confirm_ballot(phone: Page) -> None:

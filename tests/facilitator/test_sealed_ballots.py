@@ -203,3 +203,13 @@ def test_the_key_is_never_in_the_database():
     assert key is not None and len(key) == 32
     dumped = repr(dump_facilitator()).encode() + repr(state_of(bag.table)).encode()
     assert key not in dumped and key.hex().encode() not in dumped
+
+
+def test_the_deploy_check_flags_a_redis_that_would_save_ballot_keys(monkeypatch, settings):
+    from facilitator import checks
+
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"
+    monkeypatch.setattr(ballot_keys, "redis_persistence_problems",
+                        lambda client: ["Redis saves snapshots to disk"])
+    [error] = checks.ballot_keys_stay_in_memory()
+    assert error.id == "facilitator.E001" and "snapshots" in error.msg

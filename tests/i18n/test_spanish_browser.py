@@ -40,10 +40,8 @@ def phone_vote(phone: Page, kind: str, option: str | int, english: bool) -> None
     title = {("tax", False): "Votación del impuesto", ("budget", False): "Votación del presupuesto",
              ("tax", True): "Tax vote", ("budget", True): "Budget vote"}[(kind, english)]
     expect(heading(phone, title)).to_be_visible()
-    radios = phone.locator("#now input[name=option]")
-    radio = radios.nth(option) if isinstance(option, int) else radios.and_(
-        phone.locator(f"[value='{option}']"))
-    radio.check()
+    radios = phone.locator("#now input[name=option]")  # values: the options' indices
+    radios.nth(option if isinstance(option, int) else "ABCD".index(option)).check()
     phone.get_by_role("button", name="Put my token in the bag" if english
                       else "Meter mi ficha en la bolsa").click()
     # The last token in can close the bag at once and hand this phone a tie-break.
