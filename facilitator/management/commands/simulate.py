@@ -1,6 +1,14 @@
-"""``manage.py simulate``: bot self-play statistics for State in Class (balance checks).
+"""``manage.py simulate``: bot self-play statistics (balance checks) for any game.
+
+State in Class (the default ``--game``) has its own tables; every other game's simulator
+(``games/<game>/simulate.py``: ``simulate``, ``balance_targets``, ``format_report``, and its
+bots' ``POLICIES``) is run by the same few options: ``--games``, ``--seed``, ``--policy``,
+``--targets``, ``--json``.
 
 Examples::
+
+    python manage.py simulate --game austerity --games 500 --seed 1 --targets
+    python manage.py simulate --game crisis --policy sensible --json
 
     python manage.py simulate --games 2000 --players 8 --seed 1
     python manage.py simulate --policy always-A --policy always-C --roles
@@ -14,11 +22,14 @@ parses the arguments and prints the results.
 
 from __future__ import annotations
 
+import importlib
 import json
+from types import ModuleType
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from games.core import InvalidConfig, get_engine
 from games.state_in_class import data
 from games.state_in_class.bots import POLICIES
 from games.state_in_class.simulate import balance_targets, pact_dilemma, simulate
@@ -37,6 +48,8 @@ class Command(BaseCommand):
             "statistics per policy (see docs/balance.md).")
 
     def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--game", default="state-in-class",
+                            help="the game's id, as in a game record (default state-in-class)")
         parser.add_argument("--games", type=int, default=1000,
                             help="games per policy (default 1000)")
         parser.add_argument("--policy", action="append", metavar="P",
@@ -61,6 +74,9 @@ class Command(BaseCommand):
                                       options["pact"])
         if games < 1:
             raise CommandError(f"--games must be 1 or more (got {games}).")
+        if options["game"] != "state-in-class":
+            self._other_game(options)
+            return
         if players not in data.SETUPS:
             raise CommandError(f"--players must be 6, 7 or 8 (got {players}).")
         if pact is not None and not 0 <= pact <= data.MAX_PACT:
@@ -95,17 +111,33 @@ class Command(BaseCommand):
         if targets is not None:
             self._print_targets(targets)
 
-    def _policies(self, given: list[str] | None) -> list[str]:
+    def _policies(self, given: list[str] | None, known: Any = POLICIES) -> list[str]:
         chosen: list[str] = []
         for name in given or [ALL]:
-            names = list(POLICIES) if name == ALL else [name]
+            names = list(known) if name == ALL else [name]
             for n in names:
-                if n not in POLICIES:
+                if n not in known:
                     raise CommandError(f"Unknown policy {n!r}; choose from "
-                                       f"{', '.join(POLICIES)} or '{ALL}'.")
+                                       f"{', '.join(known)} or '{ALL}'.")
                 if n not in chosen:
                     chosen.append(n)
         return chosen
+
+    def _other_game(self, options: dict[str, Any]) -> None:
+        """Any game but State in Class: its own simulator, through the common options."""
+        sim = _simulator(options["game"])
+        bots = importlib.import_module(sim.__name__.rsplit(".", 1)[0] + ".bots")
+        policies = self._policies(options["policy"], getattr(bots, "POLICIES", {}))
+        games, seed = options["games"], options["seed"]
+        report: dict[str, Any] = {
+            "game": options["game"], "games": games, "seed": seed,
+            "policies": [sim.simulate(games=games, seed=seed, policy=p) for p in policies]}
+        if options["targets"]:
+            report["targets"] = sim.balance_targets(games=games, seed=seed)
+        if options["json"]:
+            self.stdout.write(json.dumps(report, indent=2))
+        else:
+            self.stdout.write(sim.format_report(report))
 
     def _print_table(self, rows: dict[str, dict[str, Any]], games: int, players: int,
                      seed: int, pact: int | None) -> None:
@@ -173,3 +205,15 @@ class Command(BaseCommand):
             figures = ", ".join(f"{k} {v}" for k, v in t["figures"].items())
             self.stdout.write(f"  {t['target']}. [{mark}] {t['text']}")
             self.stdout.write(f"     {figures}")
+
+
+def _simulator(game: str) -> ModuleType:
+    try:
+        engine = get_engine(game)
+    except InvalidConfig as exc:
+        raise CommandError(str(exc)) from None
+    package = getattr(engine, "__name__", "")
+    try:
+        return importlib.import_module(package + ".simulate")
+    except ImportError:
+        raise CommandError(f"{game} has no simulator.") from None
