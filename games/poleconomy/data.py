@@ -56,7 +56,7 @@ BOND_INTEREST = 10
 # Our edition: elections in a row with no Government before the largest bloc governs alone.
 MAX_FAILED_ELECTIONS = 3
 # Our edition: the lesson length (rounds) when the teacher sets none; see the balance page.
-DEFAULT_ROUNDS = 8
+DEFAULT_ROUNDS = 12
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
 COMPANY_NAMES = (
