@@ -156,12 +156,10 @@ def balance_targets(*, games: int, seed: int) -> dict[str, Any]:
               for n in (4, 5, 6)}
     winner = [rows[n]["winner_pct"] for n in rows]
     greedy_winner = [greedy[n]["winner_pct"] for n in greedy]
-    land = simulate(games=max(games, 1000) if games >= 1000 else games, seed=seed,
-                    policy="random", players=6)
+    land = simulate(games=games, seed=seed, policy="random", players=6)
     fair = rows[4]
-    others = [v for k, v in fair["seat_win_pct"].items()]
     first = fair["first_mover_win_pct"]
-    rest_mean = statistics.fmean(others)
+    rest_mean = (sum(fair["seat_win_pct"].values()) - first) / (fair["players"] - 1)
     targets = [
         {"target": "1a", "what": "games of the default length ending with a winner (4-6 bots)",
          "figure": winner, "band": "60-90 %", "met": all(60 <= w <= 90 for w in winner)},
@@ -173,7 +171,7 @@ def balance_targets(*, games: int, seed: int) -> dict[str, Any]:
          "met": all(rows[n]["median_multipliers_seen"] >= 3 for n in rows)},
         {"target": "3a", "what": f"squares never landed on in {land['games']} random games",
          "figure": land["never_landed"], "band": "none", "met": not land["never_landed"]},
-        {"target": "3b", "what": "first mover's win rate vs the seats' mean (4 bots)",
+        {"target": "3b", "what": "first mover's win rate vs each other player's (4 bots)",
          "figure": [first, round(rest_mean, 1)], "band": "within 10 points",
          "met": abs(first - rest_mean) <= 10},
     ]
@@ -187,10 +185,10 @@ def format_report(report: dict[str, Any]) -> str:
     if "targets" in report:
         lines.append(f"Poleconomy balance targets ({report['games']} games, seed "
                      f"{report['seed']})")
-        lines.append(f"{'target':<7}{'met':<5}{'figure':<28}{'band':<28}what")
+        lines.append(f"{'target':<7}{'met':<5}{'figure':<28}{'band':<32}what")
         for t in report["targets"]:
             lines.append(f"{t['target']:<7}{'yes' if t['met'] else 'NO':<5}"
-                         f"{t['figure']!s:<28}{t['band']:<28}{t['what']}")
+                         f"{t['figure']!s:<28}{t['band']:<32}{t['what']}")
         return "\n".join(lines)
     lines.append(f"Poleconomy: {report['games']} games, {report['players']} x "
                  f"{report['policy']}, {report['rounds']} rounds, seed {report['seed']}")
