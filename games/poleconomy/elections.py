@@ -76,7 +76,7 @@ def check_government(state: GameState, members: Any, pm: Any) -> tuple[list[str]
         raise InvalidAction(_("{party} has a majority and forms the Government alone."),
                             party=win["name"])
     votes = sum(state.player(m).votes for m in members)
-    if 2 * votes <= state.total_votes and state.failed_elections < data.MAX_FAILED_ELECTIONS:
+    if 2 * votes <= state.total_votes:
         raise InvalidAction(_("A Government needs more than half of the votes: {votes} of "
                               "{total} is not enough."), votes=votes, total=state.total_votes)
     if pm is not None and pm not in members:

@@ -148,6 +148,10 @@ def _orders(state: GameState, action: Action, events: list[Event]) -> None:
         raise InvalidAction(_("{name} has already sent orders this round."), name=p.name)
     orders = check_orders(action["orders"], player=p.name, names=state.names,
                           is_pm=p.name == state.pm, consent_mode=state.consent_mode)
+    for i, bid in enumerate(orders.get("bids", [])):
+        if bid["firm"] not in state.auction:
+            raise InvalidAction(_("Bid {n} is for {firm}, which is not up for auction this "
+                                  "round."), n=i + 1, firm=bid["firm"])
     pm = orders.get("pm", {})
     for key in ("appoint", "dismiss"):
         for name in pm.get(key, []):

@@ -276,3 +276,32 @@ def test_only_one_election_per_round_and_it_happens_at_the_end_of_the_round():
     move_index(state, events, 7, state.player("Ana"))  # space 8: Election again
     assert [e["type"] for e in events].count("election_called") == 1
     assert state.election_due and state.phase == "orders"
+
+
+def test_a_shared_rent_paid_short_gives_the_odd_dollar_to_the_companys_owner():
+    adv = square_at("start", 1)
+    state = staged(firms={adv: "Ben", "c5": "Cai"}, cash={"Ana": 7},
+                   positions={"Ana": data.LOOPS["inner"][0]})
+    state.dice_pin = [[1, 1]]
+    play(state, Ana={"move": {"roll": True, "track": "inner"}}, Ben={"send_to": {"*": "c5"}})
+    assert state.player("Ana").cash == 0
+    assert (state.player("Ben").cash, state.player("Cai").cash) == (30 + 3, 26 + 4)
+
+
+def test_a_player_sent_to_an_unowned_company_may_buy_it():
+    adv = square_at("start", 1)
+    state = staged(firms={adv: "Ben"}, positions={"Ana": data.LOOPS["inner"][0]})
+    state.dice_pin = [[1, 1]]
+    play(state, Ana={"move": {"roll": True, "track": "inner"}, "buy": {"companies": True}},
+         Ben={"send_to": "c7"})
+    assert state.owners["c7"] == "Ana" and state.player("Ana").cash == 24
+
+
+def test_a_corner_reached_by_dice_takes_its_action_only_if_the_orders_say_so():
+    steps = data.LOOPS["inner"].index("life-insurance") - data.LOOPS["inner"].index("start")
+    for orders, bought in (({}, 0), ({"corners": {"life-insurance": True}}, 1),
+                           ({"corners": {"life-insurance": True},
+                             "at": {"life-insurance": {"act": False}}}, 0)):
+        state = staged(dice=[(1, steps - 1)])
+        play(state, Ana={"move": {"roll": True}, **orders})
+        assert state.player("Ana").life_insurance == bought

@@ -124,3 +124,16 @@ def test_leaving_a_corner_the_player_chooses_the_track():
     play(state, Ana={"move": {"roll": True, "track": "outer"}})
     assert state.player("Ana").position == data.LOOPS["outer"][2]
     assert state.player("Ana").track == "outer"
+
+
+def test_a_bid_must_be_for_a_firm_up_for_auction_this_round():
+    state = staged(auction=["c1"])
+    with pytest.raises(InvalidAction, match="not up for auction"):
+        step(state, {"type": "orders", "player": "Ben",
+                     "orders": {"bids": [{"firm": "c2", "amount": 3}]}})
+
+
+def test_orders_without_a_move_make_the_nmr_move():
+    state = staged(positions={"Ben": "start"})
+    play(state, Ben={"buy": {"companies": True}})
+    assert state.player("Ben").position == "life-insurance"
