@@ -302,6 +302,6 @@ def test_a_corner_reached_by_dice_takes_its_action_only_if_the_orders_say_so():
     for orders, bought in (({}, 0), ({"corners": {"life-insurance": True}}, 1),
                            ({"corners": {"life-insurance": True},
                              "at": {"life-insurance": {"act": False}}}, 0)):
-        state = staged(dice=[(1, steps - 1)])
+        state = staged(dice=[(steps // 2, steps - steps // 2)])
         play(state, Ana={"move": {"roll": True}, **orders})
         assert state.player("Ana").life_insurance == bought
