@@ -32,3 +32,13 @@ def test_the_documented_record_replays_to_the_documented_state():
         25, "bonds", 1, ["c1"], 55)
     assert out["players"]["Cai"]["position"] == "life-insurance"
     assert state.election["votes"] == {"Ana": 9, "Ben": 7, "Cai": 8}
+
+
+def test_the_documented_staged_situation_ends_in_a_treasury_default():
+    blocks = re.findall(r"```json\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+    staged = json.loads(next(b for b in blocks if '"start"' in b and '"actions"' in b))
+    out = summary(core.replay(staged).state)
+    assert (out["phase"], out["over_reason"], out["winners"], out["all_lose"]) == (
+        "over", "treasury", [], True)
+    assert (out["treasury"], out["bank"]) == (20, 2755)
+    assert out["bonds"] == {"issued": 30, "unissued": 0, "bank": 27}
