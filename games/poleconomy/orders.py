@@ -143,7 +143,7 @@ def _check_tax(rule: Any, names: list[str]) -> dict[str, Any]:
     rule = _need_object(rule, "pm.tax")
     _only_keys(rule, TAX_KEYS, "pm.tax")
     out: dict[str, Any] = {}
-    for key in TAX_KEYS - {"exempt"}:
+    for key in sorted(TAX_KEYS - {"exempt"}):
         if key in rule and rule[key] is not None:
             out[key] = _need_count(rule[key], f"pm.tax.{key}")
     exempt = rule.get("exempt", [])

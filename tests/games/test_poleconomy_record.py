@@ -1,6 +1,10 @@
 """Poleconomy records, views, decisions and invariants (money, determinism, snapshots)."""
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -164,3 +168,24 @@ def test_simulate_reports_the_balance_targets():
     targets = balance_targets(games=6, seed=1)
     assert [t["target"] for t in targets["targets"]] == ["1a", "1b", "2", "3a", "3b"]
     assert "1a" in format_report(targets) and "builder" in format_report(report)
+
+
+PLAY = """
+import json
+from games.poleconomy.bots import get_policy
+from games.poleconomy.simulate import play
+from games.poleconomy.views import summary
+out = []
+for seed in range(3):
+    state, record = play([get_policy("random") for _ in range(5)], seed)
+    out.append([summary(state), record])
+print(json.dumps(out))
+"""
+
+
+def test_the_same_game_comes_out_byte_for_byte_the_same_in_another_process():
+    root = Path(__file__).resolve().parents[2]
+    runs = [subprocess.run([sys.executable, "-c", PLAY], cwd=root, capture_output=True,
+                           text=True, check=True,
+                           env={**os.environ, "PYTHONHASHSEED": h}).stdout for h in "12"]
+    assert runs[0] == runs[1] and runs[0]

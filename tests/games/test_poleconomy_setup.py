@@ -138,3 +138,46 @@ def test_the_last_round_ends_the_game_without_its_election():
 def test_a_bad_config_is_refused_with_a_reason(config, reason):
     with pytest.raises(InvalidConfig, match=reason):
         new_game(config, 1)
+
+
+BIS = {"Ana": 6, "Ben": 5, "Cai": 4, "Dee": 3}
+
+
+@pytest.mark.parametrize("start, reason", [
+    ({"pm": "Ana"}, "Basic Income"),
+    ({"basic_incomes": BIS}, "Prime Minister"),
+    ({"basic_incomes": BIS, "pm": "Ana", "cabinet": ["Cai"]}, "cabinet"),
+    ({"basic_incomes": BIS, "pm": "Ana", "bonds": {"Ben": 4}, "bonds_issued": 2}, "bonds"),
+    ({"basic_incomes": BIS, "pm": "Ana", "firms": {"c1": "Zed"}}, "firms"),
+    ({"basic_incomes": BIS, "pm": "Ana", "index": {"space": 21}}, "index"),
+    ({"basic_incomes": BIS, "pm": "Ana", "positions": {"Ana": "moon"}}, "positions"),
+    ({"basic_incomes": BIS, "pm": "Ana", "life_insurance": {"Ana": 6}}, "only 5"),
+    ({"basic_incomes": BIS, "pm": "Ana", "salaries": {"pm": 5}}, "below"),
+    ({"basic_incomes": BIS, "pm": "Ana", "firms": {"c1": "Ben"}, "auction": ["c1"]},
+     "unowned"),
+    ({"basic_incomes": BIS, "pm": "Ana", "mood": "happy"}, "Unknown 'start'"),
+])
+def test_an_impossible_stated_situation_is_refused(start, reason):
+    with pytest.raises(InvalidConfig, match=reason):
+        new_game({"players": NAMES, "start": start}, 1)
+
+
+def test_a_stated_situation_sets_every_part_of_the_game():
+    state = new_game({"players": NAMES, "rounds": 9, "start": {
+        "round": 4, "basic_incomes": BIS, "pm": "Ben", "government": ["Ben", "Cai"],
+        "cabinet": ["Cai"], "salaries": {"pm": 20, "ministers": {"Cai": 15}},
+        "tax": {"per_company": 3, "exempt": ["Dee"]}, "parties": {"Reds": ["Ben", "Cai"]},
+        "votes": {"Ben": 9, "Cai": 8, "Ana": 4, "Dee": 3}, "cash": {"Ana": 100},
+        "positions": {"Ana": "takeover"}, "tracks": {"Ana": "outer"}, "firms": {"c3": "Ana"},
+        "business_insurance": ["Dee"], "life_insurance": {"Ana": 2}, "bonds": {"Cai": 2},
+        "bonds_issued": 5, "index": {"space": 9, "direction": "anticlockwise"},
+        "treasury": 40, "bank": 1500, "auction": ["a4"], "first": "Dee"}}, 1)
+    ana = state.player("Ana")
+    assert (state.round, state.phase, state.multiplier) == (4, "orders", 5)
+    assert (ana.cash, ana.position, ana.track, ana.life_insurance) == (100, "takeover",
+                                                                       "outer", 2)
+    assert state.order()[0].name == "Dee" and state.cabinet == ["Cai"]
+    assert state.salary_of("Cai") == 15 and state.salary_of("Ben") == 20
+    assert (state.bank, state.treasury, state.bonds_issued) == (1500, 40, 5)
+    assert state.auction == ["a4"] and state.owners == {"c3": "Ana"}
+    assert state.player("Dee").business_insurance and state.direction == "anticlockwise"
