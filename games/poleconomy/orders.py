@@ -29,6 +29,7 @@ module is our finite grammar for it (``docs/engines/poleconomy.md`` has the full
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import Any
 
@@ -193,8 +194,9 @@ def _check_payments(value: Any, names: list[str]) -> list[dict[str, Any]]:
     return out
 
 
-def _check_pm(pm: Any, names: list[str]) -> None:
-    pm = _need_object(pm, "pm")
+def _check_pm(pm: Any, names: list[str]) -> dict[str, Any]:
+    """Validate the PM's orders; returns them with the tax rule and payments normalised."""
+    pm = dict(_need_object(pm, "pm"))
     _only_keys(pm, PM_KEYS, "pm")
     if "reverse" in pm:
         _need_bool(pm["reverse"], "pm.reverse")
@@ -205,11 +207,12 @@ def _check_pm(pm: Any, names: list[str]) -> None:
         if key in pm:
             _need_count(pm[key], f"pm.{key}")
     if "salaries" in pm:
-        check_salaries(pm["salaries"], names)
+        pm["salaries"] = check_salaries(pm["salaries"], names)
     if "tax" in pm:
-        _check_tax(pm["tax"], names)
+        pm["tax"] = _check_tax(pm["tax"], names)
     if "payments" in pm:
-        _check_payments(pm["payments"], names)
+        pm["payments"] = _check_payments(pm["payments"], names)
+    return pm
 
 
 def check_consent(value: Any) -> None:
@@ -312,11 +315,12 @@ def check_orders(orders: Any, *, player: str, names: list[str], is_pm: bool,
             raise InvalidAction(_("In this game Parliament's consent is a secret ballot, not "
                                   "part of the orders."))
         check_consent(orders["consent"])
+    orders = copy.deepcopy(dict(orders))
     if "pm" in orders:
         if not is_pm:
             raise InvalidAction(_("Only the Prime Minister can give 'pm' orders."))
-        _check_pm(orders["pm"], names)
-    return dict(orders)
+        orders["pm"] = _check_pm(orders["pm"], names)
+    return orders
 
 
 def _need_opportunity_target(value: Any, what: str) -> None:
