@@ -305,3 +305,12 @@ def test_a_corner_reached_by_dice_takes_its_action_only_if_the_orders_say_so():
         state = staged(dice=[(steps // 2, steps - steps // 2)])
         play(state, Ana={"move": {"roll": True}, **orders})
         assert state.player("Ana").life_insurance == bought
+
+
+def test_only_the_space_where_the_marker_stops_takes_effect():
+    from games.poleconomy.turn import move_index
+    state = staged(firms={"c1": "Ben"}, bonds={"Ben": 1}, bonds_issued=1, treasury=50)
+    events = []
+    move_index(state, events, 3, state.player("Ana"))  # passes Tax (2) and Bonds (3)
+    assert state.index_space == 4
+    assert [t["reason"] for t in of(events, "transfer")] == ["salary"]

@@ -181,3 +181,13 @@ def test_a_stated_situation_sets_every_part_of_the_game():
     assert (state.bank, state.treasury, state.bonds_issued) == (1500, 40, 5)
     assert state.auction == ["a4"] and state.owners == {"c3": "Ana"}
     assert state.player("Dee").business_insurance and state.direction == "anticlockwise"
+
+
+def test_the_game_master_confirms_a_coalition_or_calls_a_new_election():
+    from games.core import MASTER
+    from games.poleconomy.views import legal_actions
+    state = game([[6, 5], [1, 2], [2, 3], [1, 3]], parties={"Reds": ["Ben", "Cai"]})
+    (d,) = decisions(state)
+    assert (d.id, d.who, d.default) == ("e1.government", MASTER, {"type": "no_government"})
+    assert {"type": "no_government"} in legal_actions(state, None)
+    assert legal_actions(state, "Ana") == []
