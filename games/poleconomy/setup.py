@@ -1,0 +1,196 @@
+"""Setting up a game: the config, the stated situation, Basic Incomes and the starting cash.
+
+Config keys (all documented in ``docs/engines/poleconomy.md``): ``players`` (2 to 6 names, in
+seat order), ``rounds`` (the lesson length), ``consent_mode`` ("ballot" or "orders"),
+``dice`` (pinned 2d6 rolls, used in the order the engine rolls), ``buyback_draws`` (pinned
+sellers when the Treasury buys back fewer Bonds than offered), ``parties`` (pins set-up step
+2) and ``start`` (a stated situation: the game begins at the orders of that round).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from games.core import Event, InvalidAction, InvalidConfig
+from games.i18n import _
+from games.poleconomy import data, orders
+from games.poleconomy.money import BANK, TREASURY, account, emit, move, roll
+from games.poleconomy.state import ORDERS, PARTIES, GameState, Player
+
+CONFIG_KEYS = {"players", "rounds", "consent_mode", "dice", "buyback_draws", "parties",
+               "start"}
+START_KEYS = {"round", "basic_incomes", "cash", "positions", "tracks", "firms",
+              "business_insurance", "life_insurance", "bonds", "bonds_issued", "index",
+              "parties", "government", "pm", "cabinet", "salaries", "tax", "votes", "treasury",
+              "bank", "auction", "first"}
+
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def check_parties(value: Any, names: list[str]) -> dict[str, list[str]]:
+    if not isinstance(value, Mapping):
+        raise InvalidConfig(_("'parties' must map each party's name to its members."))
+    seen: set[str] = set()
+    for party, members in value.items():
+        if not isinstance(party, str) or not party.strip() or party in names:
+            raise InvalidConfig(_("A party needs a name that is not a player's name."))
+        if not isinstance(members, list) or len(members) < 2:
+            raise InvalidConfig(_("The party {party!r} needs at least two members."),
+                                party=party)
+        for m in members:
+            if m not in names or m in seen:
+                raise InvalidConfig(_("Each party member must be a player of this game, in "
+                                      "one party only."))
+            seen.add(m)
+    return {k: list(v) for k, v in value.items()}
+
+
+def new_state(config: Mapping[str, Any], seed: int) -> GameState:
+    if not isinstance(config, Mapping):
+        raise InvalidConfig(_("The game config must be an object."))
+    unknown = sorted(set(config) - CONFIG_KEYS)
+    if unknown:
+        raise InvalidConfig(_("Unknown config keys: {keys}."), keys=", ".join(unknown))
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise InvalidConfig(_("The seed must be a whole number."))
+    names = config.get("players")
+    if not isinstance(names, list) or not all(isinstance(n, str) and n.strip() for n in names):
+        raise InvalidConfig(_("'players' must be a list of non-empty names."))
+    if len(set(names)) != len(names):
+        raise InvalidConfig(_("Player names must be different."))
+    if not data.MIN_PLAYERS <= len(names) <= data.MAX_PLAYERS:
+        raise InvalidConfig(_("Poleconomy needs 2 to 6 players, not {n}."), n=len(names))
+    rounds = config.get("rounds", data.DEFAULT_ROUNDS)
+    if not _is_count(rounds) or rounds < 1:
+        raise InvalidConfig(_("'rounds' must be a whole number of at least 1."))
+    mode = config.get("consent_mode", "ballot")
+    if mode not in ("ballot", "orders"):
+        raise InvalidConfig(_("'consent_mode' must be \"ballot\" or \"orders\"."))
+    dice = config.get("dice", [])
+    if not isinstance(dice, list) or not all(
+            isinstance(d, list) and len(d) == 2 and all(
+                isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 6 for x in d)
+            for d in dice):
+        raise InvalidConfig(_("'dice' must list pairs of dice, each from 1 to 6, such as "
+                              "[[3, 4], [6, 6]]."))
+    draws = config.get("buyback_draws", [])
+    if not isinstance(draws, list) or any(n not in names for n in draws):
+        raise InvalidConfig(_("'buyback_draws' must list players of this game."))
+    players = [Player(name=n, seat=i) for i, n in enumerate(names)]
+    return GameState(seed=seed, players=players, rounds=rounds, consent_mode=mode,
+                     dice_pin=[list(d) for d in dice], buyback_pin=list(draws))
+
+
+def set_up(state: GameState, config: Mapping[str, Any], events: list[Event]) -> None:
+    """Set-up steps 1 and 4: Basic Incomes by 2d6, the Bank's $3,000, the starting cash."""
+    state.bank = state.money_supply = data.BANK_CAPITAL
+    for p in state.players:
+        a, b = roll(state, events, p.name, "basic-income")
+        p.bi = a + b
+        emit(state, events, {"type": "basic_income", "player": p.name, "bi": p.bi})
+    for p in state.players:
+        move(state, events, BANK, account(p.name), 4 * p.bi + 10, "starting-cash")
+    state.phase = PARTIES
+
+
+def stated_situation(state: GameState, start: Any, events: list[Event]) -> None:
+    """Begin at the orders of ``start["round"]`` from a stated situation (see the docs)."""
+    if not isinstance(start, Mapping):
+        raise InvalidConfig(_("'start' must be an object."))
+    unknown = sorted(set(start) - START_KEYS)
+    if unknown:
+        raise InvalidConfig(_("Unknown 'start' keys: {keys}."), keys=", ".join(unknown))
+    names = state.names
+
+    def per_player(key: str, default: Any, ok: Any) -> dict[str, Any]:
+        value = start.get(key, {})
+        if not isinstance(value, Mapping) or any(n not in names for n in value) or \
+                not all(ok(v) for v in value.values()):
+            raise InvalidConfig(_("'start.{key}' must map players of this game to valid "
+                                  "values."), key=key)
+        return {n: value.get(n, default(n)) for n in names}
+
+    bis = per_player("basic_incomes", lambda n: None, lambda v: _is_count(v) and 2 <= v <= 12)
+    if any(v is None for v in bis.values()):
+        raise InvalidConfig(_("'start.basic_incomes' must give every player a Basic Income "
+                              "from 2 to 12."))
+    cash = per_player("cash", lambda n: 4 * bis[n] + 10, _is_count)
+    positions = per_player("positions", lambda n: data.START, lambda v: v in data.SQUARES)
+    tracks = per_player("tracks", lambda n: data.INNER, lambda v: v in data.TRACKS)
+    life = per_player("life_insurance", lambda n: 0, _is_count)
+    bonds = per_player("bonds", lambda n: 0, _is_count)
+    votes = per_player("votes", lambda n: 7, _is_count)
+    insured = start.get("business_insurance", [])
+    if not isinstance(insured, list) or any(n not in names for n in insured):
+        raise InvalidConfig(_("'start.business_insurance' must list players of this game."))
+    if len(set(insured)) > data.INSURANCE_POLICIES or sum(life.values()) > \
+            data.INSURANCE_POLICIES:
+        raise InvalidConfig(_("There are only 5 policies of each kind of insurance."))
+    issued = start.get("bonds_issued", sum(bonds.values()))
+    if not _is_count(issued) or not sum(bonds.values()) <= issued <= data.TREASURY_BONDS:
+        raise InvalidConfig(_("'start.bonds_issued' must be at least the players' Bonds and "
+                              "at most 30."))
+    firms = start.get("firms", {})
+    if not isinstance(firms, Mapping) or any(
+            f not in data.FIRMS or o not in names for f, o in firms.items()):
+        raise InvalidConfig(_("'start.firms' must map firms on the board to their owners."))
+    index = start.get("index", {})
+    if not isinstance(index, Mapping) or set(index) - {"space", "direction"} or \
+            index.get("direction", data.CLOCKWISE) not in (data.CLOCKWISE, data.ANTICLOCKWISE) \
+            or not (_is_count(index.get("space", 1)) and 1 <= index.get("space", 1) <= 20):
+        raise InvalidConfig(_("'start.index' must give a space from 1 to 20 and a direction, "
+                              "\"clockwise\" or \"anticlockwise\"."))
+    rnd = start.get("round", 1)
+    treasury = start.get("treasury", 0)
+    bank = start.get("bank", data.BANK_CAPITAL - sum(cash.values()) - treasury)
+    if not (_is_count(rnd) and 1 <= rnd <= state.rounds) or not _is_count(treasury) or \
+            not _is_count(bank):
+        raise InvalidConfig(_("'start.round' must be a round of the game, and the Bank and "
+                              "the Treasury hold zero dollars or more."))
+    auction = start.get("auction", [])
+    if not isinstance(auction, list) or any(f not in data.FIRMS or f in firms for f in auction):
+        raise InvalidConfig(_("'start.auction' must list unowned firms."))
+    state.parties = check_parties(start.get("parties", {}), names)
+    government = start.get("government")
+    pm = start.get("pm")
+    if pm not in names:
+        raise InvalidConfig(_("'start.pm' must name the Prime Minister, a player."))
+    government = government if government is not None else [pm]
+    cabinet = start.get("cabinet", [])
+    if not isinstance(government, list) or pm not in government or any(
+            n not in names for n in government) or not isinstance(cabinet, list) or any(
+            n not in government or n == pm for n in cabinet):
+        raise InvalidConfig(_("'start.government' must list players including the PM, and "
+                              "'start.cabinet' members of the Government other than the PM."))
+    try:
+        salaries = orders.check_salaries(start.get("salaries", {}), names)
+        tax = orders.tax_rule(start.get("tax", {"per_company": data.TAX_PER_COMPANY}), names)
+    except InvalidAction as exc:
+        raise InvalidConfig(exc.reason, **exc.params) from None
+    first = start.get("first", pm)
+    if first not in names:
+        raise InvalidConfig(_("'start.first' must name a player."))
+    for p in state.players:
+        p.bi, p.position, p.track = bis[p.name], positions[p.name], tracks[p.name]
+        p.life_insurance, p.bonds, p.votes = life[p.name], bonds[p.name], votes[p.name]
+        p.business_insurance = p.name in insured
+        p.party = next((k for k, v in state.parties.items() if p.name in v), None)
+    state.round, state.owners, state.auction = rnd, dict(firms), list(auction)
+    state.bonds_issued = issued
+    state.index_space = index.get("space", 1)
+    state.direction = index.get("direction", data.CLOCKWISE)
+    state.multiplier = data.INDEX_VALUES[state.index_space - 1]
+    state.government, state.pm, state.cabinet = list(government), pm, list(cabinet)
+    state.pm_salary = salaries.get("pm", data.BASE_SALARY)
+    state.minister_salaries = dict(salaries.get("ministers", {}))
+    state.tax_rule = tax
+    state.first = state.player(first).seat
+    state.money_supply = bank + treasury + sum(cash.values())
+    state.bank = state.money_supply
+    for p in state.players:
+        move(state, events, BANK, account(p.name), cash[p.name], "stated-situation")
+    move(state, events, BANK, TREASURY, treasury, "stated-situation")
+    state.phase = ORDERS
