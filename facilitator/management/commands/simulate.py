@@ -136,8 +136,11 @@ class Command(BaseCommand):
             report["targets"] = sim.balance_targets(games=games, seed=seed)
         if options["json"]:
             self.stdout.write(json.dumps(report, indent=2))
-        else:
-            self.stdout.write(sim.format_report(report))
+            return
+        for row in report["policies"]:
+            self.stdout.write(sim.format_report(row))
+        if "targets" in report:
+            self.stdout.write(sim.format_report(report["targets"]))
 
     def _print_table(self, rows: dict[str, dict[str, Any]], games: int, players: int,
                      seed: int, pact: int | None) -> None:
