@@ -29,7 +29,7 @@ from typing import Any
 
 from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import close_old_connections
 from django.template.loader import render_to_string
@@ -364,3 +364,10 @@ class TeacherConsumer(LessonConsumer):
         """A phone came or went: the console marks that student online or offline."""
         await self.send_json({"type": "presence", "seat": event["seat"],
                               "connected": event["connected"]})
+
+
+class UnknownPathConsumer(AsyncWebsocketConsumer):
+    """Every socket path that is no route: refused at the handshake, with nothing logged."""
+
+    async def connect(self) -> None:
+        await self.close(code=4404)
