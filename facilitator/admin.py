@@ -3,7 +3,11 @@ are stored only as receipts (who voted) and per-option counters (how many)."""
 
 from django.contrib import admin
 
+from facilitator.forms import AdminLoginForm
 from facilitator.models import ClassSession, Seat, Table
+
+# The admin's login is throttled like the teacher's (same counter per address).
+admin.site.login_form = AdminLoginForm
 
 
 class TableInline(admin.TabularInline):

@@ -1,4 +1,4 @@
-"""Forms for the few HTTP pages that change something: joining and creating a lesson."""
+"""Forms for the few HTTP pages that change something: joining, creating a lesson, logging in."""
 
 from __future__ import annotations
 
@@ -6,8 +6,12 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from facilitator import ratelimit
 from facilitator.models import ClassSession
 from games.state_in_class import bots
 
@@ -48,3 +52,30 @@ class NewLessonForm(forms.Form):
         assert data["bot_policy"] in bots.POLICIES
         return {"debate_seconds": data["debate_seconds"], "bots_allowed": data["bots_allowed"],
                 "bot_policy": data["bot_policy"]}
+
+
+class ThrottledLogin:
+    """Failed logins are counted per client address (a keyed hash, see ``ratelimit``); at
+    ``LOGIN_FAILURES_PER_MINUTE`` in a minute the form refuses every login from that address,
+    the right password included, until the minute is over. Nothing is checked then."""
+
+    request: object
+
+    def clean(self) -> dict[str, object]:
+        if ratelimit.reached(self.request, "login-fail", settings.LOGIN_FAILURES_PER_MINUTE):
+            raise ValidationError(_("Too many failed logins from this network. Wait a minute, "
+                                    "then try again."), code="throttled")
+        try:
+            return super().clean()  # type: ignore[misc]
+        except ValidationError as exc:
+            if exc.code == "invalid_login":
+                ratelimit.count(self.request, "login-fail")
+            raise
+
+
+class TeacherLoginForm(ThrottledLogin, AuthenticationForm):
+    pass
+
+
+class AdminLoginForm(ThrottledLogin, AdminAuthenticationForm):
+    pass

@@ -6,6 +6,8 @@ import qrcode
 import qrcode.image.svg
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import LoginView
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
@@ -17,7 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from facilitator import actions, network, ratelimit, selectors, services
 from facilitator.consumers import SEAT_COOKIE
 from facilitator.errors import ServiceError
-from facilitator.forms import JoinForm, NewLessonForm
+from facilitator.forms import JoinForm, NewLessonForm, TeacherLoginForm
 from facilitator.language import phone_language
 from facilitator.models import ClassSession
 from facilitator.presenters import phone_context, projector_context
@@ -111,6 +113,18 @@ def play_act(request: HttpRequest) -> HttpResponse:
 
 
 # --------------------------------------------------------------------------- teachers
+
+
+class TeacherLoginView(LoginView):
+    """Django's login, throttled per client address (``forms.ThrottledLogin``): 429 then."""
+
+    authentication_form = TeacherLoginForm
+
+    def form_invalid(self, form: TeacherLoginForm) -> HttpResponse:
+        response = super().form_invalid(form)
+        if form.has_error(NON_FIELD_ERRORS, "throttled"):
+            response.status_code = 429
+        return response
 
 
 def _owned(request: HttpRequest, session_id: int) -> ClassSession:

@@ -163,6 +163,10 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 JOIN_ATTEMPTS_PER_MINUTE = int(os.environ.get("JOIN_ATTEMPTS_PER_MINUTE", "20"))
+# Failed teacher (and admin) logins per client address per minute before every login from it
+# waits for the minute to end: a teacher who mistypes a few times is never held up, a guesser
+# gets 10 tries a minute (docs/architecture.md, "Rate limits").
+LOGIN_FAILURES_PER_MINUTE = int(os.environ.get("LOGIN_FAILURES_PER_MINUTE", "10"))
 
 # A websocket `view` frame carries the screen (HTML, paced to the teacher's stage) and its
 # phase. With LIVE_VIEW_DATA it also carries the data the screen was rendered from (the
