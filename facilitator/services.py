@@ -140,13 +140,30 @@ def _record_step(session: ClassSession, kind: str, stage_before: str, round_befo
 # --------------------------------------------------------------------------- joining
 
 
+# Characters that draw nothing although Unicode files them as letters or symbols (the Hangul
+# fillers, the blank Braille cell): a name made of them looks empty, and one hidden in "Ana"
+# makes a second "Ana" on the projector. No real nickname needs them.
+BLANK_LOOKING = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+# A name must show at least one of these: letters, numbers, punctuation, symbols. Marks
+# (accents, variation selectors, joiners) draw only on a character before them.
+VISIBLE_CATEGORIES = ("L", "N", "P", "S")
+
+
 def clean_nickname(raw: str) -> str:
-    """Trimmed, inner spaces collapsed; 1–20 visible characters, no control characters."""
+    """Trimmed, inner spaces collapsed; 1–20 characters with at least one visible one; no
+    control, format or blank-looking characters."""
     name = unicodedata.normalize("NFC", " ".join((raw or "").split()))
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs", "Cn") for ch in name):
         raise ServiceError("bad_nickname", _("Use letters, numbers and spaces in your nickname."))
     if not name:
         raise ServiceError("bad_nickname", _("Please type a nickname."))
+    if not any(unicodedata.category(ch)[0] in VISIBLE_CATEGORIES and ch not in BLANK_LOOKING
+               for ch in name):
+        # Fix: a name of Hangul fillers (U+3164) or of marks alone was accepted: a blank.
+        raise ServiceError("bad_nickname", _("Your nickname needs at least one letter, number "
+                                             "or symbol that people can see."))
+    if any(ch in BLANK_LOOKING for ch in name):
+        raise ServiceError("bad_nickname", _("Use letters, numbers and spaces in your nickname."))
     if len(name) > NICKNAME_MAX:
         raise ServiceError("bad_nickname", _("Your nickname can have at most %(n)d characters.")
                            % {"n": NICKNAME_MAX})
