@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from facilitator import ratelimit
-from facilitator.models import ClassSession
+from facilitator.models import CLASS_SIZE_DEFAULT, CLASS_SIZE_MAX, CLASS_SIZE_MIN, ClassSession
 from games.state_in_class import bots
 
 
@@ -33,6 +33,12 @@ class NewLessonForm(forms.Form):
     game = forms.ChoiceField(label=_("Game"), choices=ClassSession.Game.choices,
                              initial=ClassSession.Game.STATE_IN_CLASS)
     language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES)
+    # Not required: a form posted without it (an older page) gets the default.
+    class_size = forms.IntegerField(
+        label=_("Class size"), initial=CLASS_SIZE_DEFAULT, required=False,
+        min_value=CLASS_SIZE_MIN, max_value=CLASS_SIZE_MAX,
+        help_text=_("The most students who can join, from 6 to 40. When it is reached, the "
+                    "join page tells newcomers that the lesson is full."))
     debate_seconds = forms.TypedChoiceField(
         label=_("Debate timer"), coerce=int, initial=120,
         choices=[(60, _("1 minute")), (120, _("2 minutes (as in the rules)")),
@@ -46,6 +52,9 @@ class NewLessonForm(forms.Form):
         choices=[("civic", _("Civic: progressive tax, spread budget")),
                  ("class-selfish", _("Selfish: pay as little as possible")),
                  ("random", _("Random"))])
+
+    def clean_class_size(self) -> int:
+        return self.cleaned_data["class_size"] or CLASS_SIZE_DEFAULT
 
     def options(self) -> dict[str, Any]:
         data = self.cleaned_data

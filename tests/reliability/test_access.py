@@ -169,7 +169,8 @@ def test_token_cannot_act_at_another_table_or_in_another_session(two_lessons):
 def test_token_cannot_act_after_being_removed_or_reseated(two_lessons):
     a, tokens, _b, _ = two_lessons
     services.seat_remove(session=fresh(a), seat=seat(a, "Cai"))
-    new_token = services.seat_reseat(session=fresh(a), seat=seat(a, "Dee"))
+    link = services.seat_reseat(session=fresh(a), seat=seat(a, "Dee"))
+    _dee, new_token = services.seat_claim(token=link)
     for name in ("Cai", "Dee"):
         client = phone(tokens[name])
         response = client.post("/play/act/", {"type": "ballot", "kind": "tax", "option": "A"})
