@@ -41,7 +41,7 @@ class SeatAdmin(admin.ModelAdmin):
     list_display = ("nickname", "session", "table", "position", "is_bot", "removed")
     list_filter = ("is_bot", "removed")
     search_fields = ("nickname",)
-    # The token hash is a credential: never shown.
+    # The token and claim hashes are credentials: never shown.
     fields = ("session", "table", "nickname", "player_name", "position", "is_bot",
               "bot_policy", "shares", "removed", "connected", "joined_at")
     readonly_fields = fields

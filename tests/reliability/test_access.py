@@ -441,6 +441,9 @@ def pages_of_a_whole_lesson(settings: Any) -> Iterator[tuple[str, str, Client]]:
         teacher
     yield "phone lobby", phone(tokens["Ana"]).get("/play/").content.decode(), \
         phone(tokens["Ana"])
+    link = services.seat_reseat(session=session, seat=seat(session, "Hal"))
+    new_phone = Client()
+    yield "new phone", new_phone.get(f"/seat/{link}/").content.decode(), new_phone
     services.session_start(session=session)
     session = fresh(session)
     stages = [("pact", 0), ("event", 1), ("debate", 1), ("tax_vote", 1), ("pay", 1),
