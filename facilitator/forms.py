@@ -9,6 +9,7 @@ from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from facilitator import ratelimit
@@ -66,11 +67,14 @@ class NewLessonForm(forms.Form):
 class ThrottledLogin:
     """Failed logins are counted per client address (a keyed hash, see ``ratelimit``); at
     ``LOGIN_FAILURES_PER_MINUTE`` in a minute the form refuses every login from that address,
-    the right password included, until the minute is over. Nothing is checked then."""
+    the right password included, until the minute is over (the password is not even checked
+    then, so guessing on gains nothing)."""
 
-    request: object
+    request: HttpRequest | None
 
     def clean(self) -> dict[str, object]:
+        if self.request is None:  # a form built without a request (no address to count)
+            return super().clean()  # type: ignore[misc]
         if ratelimit.reached(self.request, "login-fail", settings.LOGIN_FAILURES_PER_MINUTE):
             raise ValidationError(_("Too many failed logins from this network. Wait a minute, "
                                     "then try again."), code="throttled")
