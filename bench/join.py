@@ -65,7 +65,8 @@ class Clicks:
         await locator.click()
 
 
-async def teacher_opens_lesson(browser: Browser, url: str, clicks: Clicks) -> tuple[Page, str]:
+async def teacher_opens_lesson(browser: Browser, url: str, clicks: Clicks,
+                               phones: int = 32) -> tuple[Page, str]:
     context = await browser.new_context(base_url=url, **PROJECTOR)
     page = await context.new_page()
     await page.goto("/accounts/login/")
@@ -76,6 +77,9 @@ async def teacher_opens_lesson(browser: Browser, url: str, clicks: Clicks) -> tu
     await clicks.tap(page.get_by_role("button", name="Log in"))
     await page.wait_for_url("**/teacher/")
     await clicks.tap(page.get_by_role("link", name="New lesson"))
+    if phones > 32:  # more than the default class size (the lesson would be full)
+        await clicks.tap(page.get_by_label("Class size"))
+        await page.get_by_label("Class size").fill(str(phones))
     await clicks.tap(page.get_by_role("button", name="Create and open the projector view"))
     address = (await page.locator(".lobby .url").inner_text()).strip()
     return page, address
@@ -103,7 +107,7 @@ async def run(phones: int, at_once: int, workdir: Path,
             expect.set_options(timeout=60_000)
             teacher_clicks, student_clicks = Clicks(), Clicks()
             started = time.perf_counter()
-            teacher, address = await teacher_opens_lesson(browser, url, teacher_clicks)
+            teacher, address = await teacher_opens_lesson(browser, url, teacher_clicks, phones)
             lesson_ready = time.perf_counter() - started
             names = [f"Student {i + 1:02d}" for i in range(phones)]
             gate = asyncio.Semaphore(at_once)

@@ -92,7 +92,8 @@ lessons = []
 sizes = [spec["students"]] * spec["lessons"] + [8] * spec["warmup"]
 for n, students in enumerate(sizes):
     teacher = User.objects.create_user(username=f"bench-teacher-{n}")
-    session = services.session_create(owner=teacher, title=f"Bench {n + 1}")
+    session = services.session_create(owner=teacher, title=f"Bench {n + 1}",
+                                      class_size=max(6, students))
     tokens = {}
     for i in range(students):
         seat, tokens[seat.pk] = services.seat_join(code=session.join_code,
@@ -376,7 +377,8 @@ def parse_args(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenario", choices=sorted(SCENARIOS), default="class")
     parser.add_argument("--lessons", type=int, help="lessons at once")
-    parser.add_argument("--students", type=int, help="students per lesson (tables of 6–8)")
+    parser.add_argument("--students", type=int,
+                        help="students per lesson (tables of 6–8; at most 40, the class size cap)")
     parser.add_argument("--servers", type=int, help="daphne processes")
     parser.add_argument("--layer", choices=["memory", "redis"], help="channel layer")
     parser.add_argument("--db", choices=["sqlite", "postgres"], help="database")

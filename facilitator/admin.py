@@ -4,7 +4,11 @@ tally in the action log."""
 
 from django.contrib import admin
 
+from facilitator.forms import AdminLoginForm
 from facilitator.models import ClassSession, Seat, Table
+
+# The admin's login is throttled like the teacher's (same counter per address).
+admin.site.login_form = AdminLoginForm
 
 
 class TableInline(admin.TabularInline):
@@ -38,7 +42,7 @@ class SeatAdmin(admin.ModelAdmin):
     list_display = ("nickname", "session", "table", "position", "is_bot", "removed")
     list_filter = ("is_bot", "removed")
     search_fields = ("nickname",)
-    # The token hash is a credential: never shown.
+    # The token and claim hashes are credentials: never shown.
     fields = ("session", "table", "nickname", "player_name", "position", "is_bot",
               "bot_policy", "shares", "removed", "joined_at")
     readonly_fields = fields

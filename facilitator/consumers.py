@@ -25,12 +25,15 @@ import json
 import logging
 import os
 from concurrent.futures import ThreadPoolExecutor
+from importlib import import_module
+from types import SimpleNamespace
 from typing import Any
 
 from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.conf import settings
+from django.contrib.auth import get_user
 from django.db import close_old_connections
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -84,6 +87,16 @@ def _echo_id(raw: Any) -> Any:
         return ID_ADAPTER.validate_python(raw.get("id"))
     except ValidationError:
         return None
+
+
+def still_logged_in(session_key: str | None, user_pk: Any) -> bool:
+    """True while the browser session ``session_key`` is still ``user_pk``'s login: not
+    logged out, not expired, not ended by a password change (Django's session hash)."""
+    if not session_key:
+        return False
+    store = import_module(settings.SESSION_ENGINE).SessionStore(session_key=session_key)
+    user = get_user(SimpleNamespace(session=store))  # type: ignore[arg-type]
+    return bool(user.is_authenticated and user.is_active and user.pk == user_pk)
 
 
 def _header(scope: dict[str, Any], name: bytes) -> str:
@@ -288,6 +301,8 @@ class TeacherConsumer(LessonConsumer):
         except ServiceError:
             await self.close(code=4403)
             return
+        self.user_pk = user.pk
+        self.session_key = getattr(self.scope.get("session"), "session_key", None)
         self.language = self.session.language
         self.join_url = join_url(_header(self.scope, b"host"),
                                  secure=self.scope.get("scheme") == "wss",
@@ -305,7 +320,17 @@ class TeacherConsumer(LessonConsumer):
         if self.views is not None:
             self.views.cancel()
 
+    # Fix: the socket trusted the login it was opened with, so after logout an open console
+    # still paused and drove the lesson. The login is checked again before every action and
+    # every view; once it is gone the action is refused and the socket closed (4403: the
+    # page reloads, and the console page asks for the login).
+    def logged_in(self) -> bool:
+        return still_logged_in(self.session_key, self.user_pk)
+
     def act(self, message: Any) -> dict[str, Any] | None:
+        if not self.logged_in():
+            raise ServiceError("logged_out", _("You are logged out. Log in again to run the "
+                                               "lesson."), status=403)
         actions.teacher_act(self.session, message)
         return None
 
@@ -329,7 +354,12 @@ class TeacherConsumer(LessonConsumer):
     async def _render_while_stale(self) -> None:
         while self.stale:
             self.stale = False
-            await super().send_view()
+            frame = await self.render_async()
+            if frame["type"] == "logged_out":
+                self.closing = True
+                await self.close(code=4403)
+                return
+            await self.send_json(frame)
 
     def _views_done(self, task: asyncio.Future[None]) -> None:
         if task.cancelled() or task.exception() is None:
@@ -347,6 +377,8 @@ class TeacherConsumer(LessonConsumer):
         self.request_view()
 
     def render(self) -> dict[str, Any]:
+        if not self.logged_in():
+            return {"type": "logged_out"}  # never sent: the socket is closed instead
         self.session.refresh_from_db()
         with translation.override(self.language):  # the view too: it names the lesson
             view = selectors.projector_view(self.session)
@@ -368,3 +400,10 @@ class TeacherConsumer(LessonConsumer):
         """A phone came or went: the console marks that student online or offline."""
         await self.send_json({"type": "presence", "seat": event["seat"],
                               "connected": event["connected"]})
+
+
+class UnknownPathConsumer(AsyncWebsocketConsumer):
+    """Every socket path that is no route: refused at the handshake, with nothing logged."""
+
+    async def connect(self) -> None:
+        await self.close(code=4404)

@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 from channels.middleware import BaseMiddleware
 from channels.security.websocket import WebsocketDenier
 from django.http import HttpRequest, HttpResponse
+from django.utils.cache import add_never_cache_headers
 
 # No inline script anywhere: scripts and styles come from our own static files only. Inline
 # SVG (charts, QR codes) needs no exception; images may be data: URIs (QR in reports).
@@ -27,6 +28,15 @@ CONTENT_SECURITY_POLICY = "; ".join([
 
 
 class ContentSecurityPolicyMiddleware:
+    """The CSP and Referrer-Policy on every page, and ``Cache-Control: no-store`` (with
+    ``private``) on every response a view makes without a caching policy of its own.
+
+    Every page is private or changes with the lesson: a phone's coins and role (``/play/``),
+    the re-seat link, a game record, the teacher's console. None may stay in a shared
+    browser's cache or a school proxy. Static files are served by WhiteNoise before this
+    middleware runs, so they keep their long-lived caching.
+    """
+
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
@@ -35,6 +45,8 @@ class ContentSecurityPolicyMiddleware:
         if not request.path.startswith("/admin/"):
             response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
         response.headers.setdefault("Referrer-Policy", "same-origin")
+        if "Cache-Control" not in response.headers:
+            add_never_cache_headers(response)
         return response
 
 

@@ -15,9 +15,18 @@ import uuid
 from typing import Any
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
+
+# A lesson's class size: the most students (phones) who may join. 6 is one table, the least a
+# ceiling can usefully be (a smaller group joins under it; bots or shared phones fill its
+# table); 40 is five tables of 8, the largest class a classroom holds (and the join limit per
+# address in settings is built on it).
+CLASS_SIZE_MIN = 6
+CLASS_SIZE_DEFAULT = 32
+CLASS_SIZE_MAX = 40
 
 
 class ClassSession(models.Model):
@@ -58,6 +67,9 @@ class ClassSession(models.Model):
     # {"kind", "stage", "round", "discarded"} (see facilitator.notices).
     undone = models.JSONField(null=True, blank=True)
     join_code = models.CharField(max_length=6)
+    class_size = models.PositiveSmallIntegerField(
+        _("class size"), default=CLASS_SIZE_DEFAULT,
+        validators=[MinValueValidator(CLASS_SIZE_MIN), MaxValueValidator(CLASS_SIZE_MAX)])
     created_at = models.DateTimeField()
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -114,6 +126,9 @@ class Seat(models.Model):
     position = models.PositiveSmallIntegerField(null=True, blank=True)
     # SHA-256 of the seat token; the token itself lives only in the phone's HttpOnly cookie.
     token_hash = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    # SHA-256 of the one-time "New phone" link's token while it is unused. The link is not a
+    # seat token: using it gives the new phone a fresh token and clears this.
+    claim_hash = models.CharField(max_length=64, null=True, blank=True, unique=True)
     is_bot = models.BooleanField(default=False)
     bot_policy = models.CharField(max_length=20, blank=True)
     # A student who plays on a classmate's seat and phone (no seat of their own this game).

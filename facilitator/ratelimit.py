@@ -1,7 +1,16 @@
-"""Join-code guessing is rate-limited per client address, without storing the address.
+"""Per-client counters in the cache, without storing the client's address.
 
-The counter key is a keyed hash of the address and the current minute; it lives in the cache
-for two minutes and nowhere else (nothing about a student's device is written to the database).
+A counter's key is a keyed hash of the address, what is counted and the current minute; it
+lives in the cache for two minutes and nowhere else (nothing about a student's device is
+written to the database). Counted (limits in settings, reasons in docs/architecture.md):
+
+- ``join-fail``: wrong join codes (guessing), ``JOIN_ATTEMPTS_PER_MINUTE``;
+- ``login-fail``: failed teacher logins, ``LOGIN_FAILURES_PER_MINUTE``;
+- ``join-new:<lesson>``: seats one address made in one lesson, the lesson's class size plus
+  ``JOIN_NEW_SEATS_MARGIN`` a minute.
+
+The limits are brakes, not locks: when the cache is down (Redis restarting) nothing is
+counted and nobody is refused.
 """
 
 from __future__ import annotations
@@ -16,6 +25,8 @@ from django.core.cache import cache
 from django.http import HttpRequest
 
 logger = logging.getLogger(__name__)
+WINDOW = 60  # seconds a counter counts for
+LIFETIME = 120  # seconds a counter stays in the cache
 
 
 def client_key(request: HttpRequest) -> str:
@@ -24,27 +35,37 @@ def client_key(request: HttpRequest) -> str:
     return digest.hexdigest()[:32]
 
 
-def _key(request: HttpRequest) -> str:
-    return f"join-fail:{client_key(request)}:{int(time.time() // 60)}"
+def _key(request: HttpRequest, what: str) -> str:
+    return f"{what}:{client_key(request)}:{int(time.time() // WINDOW)}"
 
 
-def too_many_failures(request: HttpRequest) -> bool:
+def reached(request: HttpRequest, what: str, limit: int) -> bool:
+    """True if this client has been counted ``limit`` times for ``what`` this minute."""
     try:
-        return (cache.get(_key(request)) or 0) >= settings.JOIN_ATTEMPTS_PER_MINUTE
+        return (cache.get(_key(request, what)) or 0) >= limit
     except Exception as exc:  # the cache (Redis) is down or restarting
-        # Fix: a join during a Redis restart answered 500. The limit is a brake on guessing,
-        # not a lock: without its counter, let the join go on (the code is still checked).
-        logger.warning("join rate limit unavailable: %r", exc)
+        # Fix: a join during a Redis restart answered 500. Without its counter, let the
+        # request go on (the code, the password, the class size are still checked).
+        logger.warning("rate limit unavailable: %r", exc)
         return False
 
 
-def record_failure(request: HttpRequest) -> None:
-    key = _key(request)
+def count(request: HttpRequest, what: str) -> None:
+    key = _key(request, what)
     try:
-        if not cache.add(key, 1, timeout=120):
+        if not cache.add(key, 1, timeout=LIFETIME):
             try:
                 cache.incr(key)
-            except ValueError:
-                cache.set(key, 1, timeout=120)
-    except Exception as exc:  # see too_many_failures
-        logger.warning("join rate limit unavailable: %r", exc)
+            except ValueError:  # expired between add and incr
+                cache.set(key, 1, timeout=LIFETIME)
+    except Exception as exc:  # see reached
+        logger.warning("rate limit unavailable: %r", exc)
+
+
+def too_many_failures(request: HttpRequest) -> bool:
+    """Wrong join codes: too many from this address this minute."""
+    return reached(request, "join-fail", settings.JOIN_ATTEMPTS_PER_MINUTE)
+
+
+def record_failure(request: HttpRequest) -> None:
+    count(request, "join-fail")

@@ -43,6 +43,15 @@ def seat_for_token(token: str | None) -> Seat | None:
             .filter(token_hash=hash_token(token), removed=False).first())
 
 
+def seat_for_claim(token: str | None) -> Seat | None:
+    """The seat an unused "New phone" link is for, in an open lesson; else None."""
+    if not token or len(token) > 200:
+        return None
+    seat = (Seat.objects.select_related("session")
+            .filter(claim_hash=hash_token(token), removed=False).first())
+    return seat if seat is not None and seat.session.is_open else None
+
+
 def session_info(session: ClassSession) -> dict[str, Any]:
     return {
         "id": session.pk, "title": str(session), "game": session.game,

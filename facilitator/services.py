@@ -25,6 +25,9 @@ from facilitator import bags, broadcast, seating
 from facilitator.clock import now
 from facilitator.errors import ServiceError
 from facilitator.models import (
+    CLASS_SIZE_DEFAULT,
+    CLASS_SIZE_MAX,
+    CLASS_SIZE_MIN,
     Bag,
     BallotReceipt,
     ClassSession,
@@ -83,7 +86,8 @@ def normalise_code(code: str) -> str:
 
 def session_create(*, owner: AbstractBaseUser, title: str = "",
                    game: str = ClassSession.Game.STATE_IN_CLASS, language: str = "en",
-                   options: dict[str, Any] | None = None) -> ClassSession:
+                   options: dict[str, Any] | None = None,
+                   class_size: int = CLASS_SIZE_DEFAULT) -> ClassSession:
     if game not in ClassSession.Game.values:
         raise ServiceError("unknown_game", _("That game is not available."))
     if language not in dict(ClassSession._meta.get_field("language").choices):
@@ -93,13 +97,19 @@ def session_create(*, owner: AbstractBaseUser, title: str = "",
         raise ServiceError("bad_options", _("Lesson options must be named settings."))
     merged = {**DEFAULT_OPTIONS, **(options or {})}
     _check_options(merged)
+    if (not isinstance(class_size, int) or isinstance(class_size, bool)
+            or not CLASS_SIZE_MIN <= class_size <= CLASS_SIZE_MAX):
+        raise ServiceError("bad_class_size", _("The class size must be between %(min)d and "
+                                               "%(max)d students.")
+                           % {"min": CLASS_SIZE_MIN, "max": CLASS_SIZE_MAX})
     for _attempt in range(20):
         code = "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
         try:
             with transaction.atomic():
                 return ClassSession.objects.create(
                     owner=owner, title=title.strip()[:120], game=game, language=language,
-                    options=merged, join_code=code, created_at=now())
+                    options=merged, class_size=class_size, join_code=code,
+                    created_at=now())
         except IntegrityError:
             continue  # the code is taken by another open session: draw again
     raise ServiceError("no_join_code", _("Could not find a free join code; try again."),
@@ -141,13 +151,30 @@ def _record_step(session: ClassSession, kind: str, stage_before: str, round_befo
 # --------------------------------------------------------------------------- joining
 
 
+# Characters that draw nothing although Unicode files them as letters or symbols (the Hangul
+# fillers, the blank Braille cell): a name made of them looks empty, and one hidden in "Ana"
+# makes a second "Ana" on the projector. No real nickname needs them.
+BLANK_LOOKING = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+# A name must show at least one of these: letters, numbers, punctuation, symbols. Marks
+# (accents, variation selectors, joiners) draw only on a character before them.
+VISIBLE_CATEGORIES = ("L", "N", "P", "S")
+
+
 def clean_nickname(raw: str) -> str:
-    """Trimmed, inner spaces collapsed; 1–20 visible characters, no control characters."""
+    """Trimmed, inner spaces collapsed; 1–20 characters with at least one visible one; no
+    control, format or blank-looking characters."""
     name = unicodedata.normalize("NFC", " ".join((raw or "").split()))
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs", "Cn") for ch in name):
         raise ServiceError("bad_nickname", _("Use letters, numbers and spaces in your nickname."))
     if not name:
         raise ServiceError("bad_nickname", _("Please type a nickname."))
+    if not any(unicodedata.category(ch)[0] in VISIBLE_CATEGORIES and ch not in BLANK_LOOKING
+               for ch in name):
+        # Fix: a name of Hangul fillers (U+3164) or of marks alone was accepted: a blank.
+        raise ServiceError("bad_nickname", _("Your nickname needs at least one letter, number "
+                                             "or symbol that people can see."))
+    if any(ch in BLANK_LOOKING for ch in name):
+        raise ServiceError("bad_nickname", _("Use letters, numbers and spaces in your nickname."))
     if len(name) > NICKNAME_MAX:
         raise ServiceError("bad_nickname", _("Your nickname can have at most %(n)d characters.")
                            % {"n": NICKNAME_MAX})
@@ -184,6 +211,12 @@ def seat_join(*, code: str, nickname: str) -> tuple[Seat, str]:
     # so "ÉMILE" and "émile" both got in.
     taken = {n.casefold() for n in session.seats.filter(removed=False)
              .values_list("nickname", flat=True)}
+    # Fix: there was no cap: 300 joins made 300 seats (38 tables at Start). The lobby holds
+    # students only (bots come at Start, removed students are deleted), under the session lock.
+    if len(taken) >= session.class_size:
+        raise ServiceError("lesson_full", _("This lesson is full: all %(n)d places are taken. "
+                                            "Ask your teacher.") % {"n": session.class_size},
+                           status=409)
     if name.casefold() in taken:
         raise ServiceError("nickname_taken", _("Someone is already called %(name)s. Please "
                                                "choose another nickname.") % {"name": name},
@@ -214,7 +247,7 @@ def seat_remove(*, session: ClassSession, seat: Seat) -> None:
     if session.status == Status.LOBBY:
         seat.delete()
     else:
-        Seat.objects.filter(pk=seat_id).update(removed=True, token_hash=None)
+        Seat.objects.filter(pk=seat_id).update(removed=True, token_hash=None, claim_hash=None)
         # Fix: the seat now abstains; if everyone else is already in the bag, count it now
         # (before, the vote stayed open until the teacher moved on).
         table = Table.objects.select_for_update().filter(pk=seat.table_id).first()
@@ -226,17 +259,48 @@ def seat_remove(*, session: ClassSession, seat: Seat) -> None:
 
 @transaction.atomic
 def seat_reseat(*, session: ClassSession, seat: Seat) -> str:
-    """A new token for a seat (the student's new phone); the old phone loses the seat."""
+    """The token of a one-time "New phone" link for a seat (any earlier link stops working).
+
+    The seat's phone keeps the seat until the link is used (``seat_claim``): a link made by
+    mistake changes nothing.
+    """
     session = _locked_session(session)
     _check_owned(session, seat)
     if seat.is_bot or seat.removed:
         raise ServiceError("cannot_reseat", _("That seat cannot be given to a phone."))
     if not session.is_open:
         raise ServiceError("read_only", _("This lesson is over and can no longer change."))
-    token, token_hash = new_seat_token()
-    Seat.objects.filter(pk=seat.pk).update(token_hash=token_hash)
-    broadcast.seat_removed(seat.pk)  # the old phone is told it no longer holds the seat
+    token, claim_hash = new_seat_token()
+    Seat.objects.filter(pk=seat.pk).update(claim_hash=claim_hash)
     return token
+
+
+@transaction.atomic
+def seat_claim(*, token: str) -> tuple[Seat, str]:
+    """A new phone uses a "New phone" link: it gets the seat with a fresh seat token (for its
+    cookie), the link stops working, and the seat's earlier phone is signed out.
+
+    Fix: the link was the seat token itself, so every phone that opened it became the seat
+    (both saw its coins; the second voted as it).
+    """
+    used = ServiceError("claim_used", _("This link has already been used, or it has "
+                                        "expired. Each link works once: ask your teacher for "
+                                        "a new one."), status=410)
+    if not token or len(token) > 200:
+        raise used
+    claim_hash = hash_token(token)
+    seat = Seat.objects.select_related("session").filter(claim_hash=claim_hash,
+                                                         removed=False).first()
+    if seat is None or not seat.session.is_open:
+        raise used
+    new_token, token_hash = new_seat_token()
+    # The claim is the update itself: of two phones using the link at once, one matches.
+    if not Seat.objects.filter(pk=seat.pk, claim_hash=claim_hash, removed=False).update(
+            token_hash=token_hash, claim_hash=None):
+        raise used
+    seat.token_hash, seat.claim_hash = token_hash, None
+    broadcast.seat_removed(seat.pk)  # the earlier phone's socket is told and closed
+    return seat, new_token
 
 
 def _check_owned(session: ClassSession, seat: Seat) -> None:

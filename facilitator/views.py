@@ -6,6 +6,8 @@ import qrcode
 import qrcode.image.svg
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import LoginView
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
@@ -17,9 +19,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 from facilitator import actions, network, presence, ratelimit, selectors, services
 from facilitator.consumers import SEAT_COOKIE
 from facilitator.errors import ServiceError
-from facilitator.forms import JoinForm, NewLessonForm
+from facilitator.forms import JoinForm, NewLessonForm, TeacherLoginForm
 from facilitator.language import phone_language
-from facilitator.models import ClassSession
+from facilitator.models import ClassSession, Seat
 from facilitator.presenters import phone_context, projector_context
 from facilitator.tables import game_record
 
@@ -43,9 +45,17 @@ def _set_seat_cookie(response: HttpResponse, token: str) -> None:
                         samesite="Lax", secure=settings.SESSION_COOKIE_SECURE)
 
 
+def _holds_seat_in(seat: Seat | None, code: str) -> bool:
+    return (seat is not None and seat.session.is_open
+            and seat.session.join_code == services.normalise_code(code))
+
+
 @require_http_methods(["GET", "POST"])
 def join(request: HttpRequest, code: str = "") -> HttpResponse:
     current = selectors.seat_for_token(request.COOKIES.get(SEAT_COOKIE))
+    # A seat cookie that holds no seat any more: its seat was given to another phone (the
+    # "New phone" link) or the teacher removed it. Said once, then the cookie is cleared.
+    signed_out = current is None and bool(request.COOKIES.get(SEAT_COOKIE))
     status = 200
     if request.method == "POST":
         form = JoinForm(request.POST)
@@ -55,8 +65,18 @@ def join(request: HttpRequest, code: str = "") -> HttpResponse:
                                      "then check the code on the board."))
             status = 429
         elif form.is_valid():
+            code = form.cleaned_data["code"]
+            if _holds_seat_in(current, code):
+                # Fix: every join made a new seat, even from a phone already in the lesson.
+                return redirect("play")
+            new_seats = f"join-new:{services.normalise_code(code)}"
+            if ratelimit.reached(request, new_seats, settings.JOIN_NEW_SEATS_PER_MINUTE):
+                form.add_error("code", _("Many phones have just joined this lesson from your "
+                                         "network. Wait a minute, then try again."))
+                return render(request, "play/join.html", {"form": form, "current": current},
+                              status=429)
             try:
-                _seat, token = services.seat_join(code=form.cleaned_data["code"],
+                _seat, token = services.seat_join(code=code,
                                                   nickname=form.cleaned_data["nickname"])
             except ServiceError as exc:
                 form.add_error("code" if exc.code in CODE_ERRORS else "nickname", exc.message)
@@ -64,6 +84,7 @@ def join(request: HttpRequest, code: str = "") -> HttpResponse:
                 if exc.code == "wrong_code":
                     ratelimit.record_failure(request)
             else:
+                ratelimit.count(request, new_seats)
                 response = redirect("play")
                 _set_seat_cookie(response, token)
                 return response
@@ -71,16 +92,32 @@ def join(request: HttpRequest, code: str = "") -> HttpResponse:
             status = 400
     else:
         form = JoinForm(initial={"code": services.normalise_code(code)})
-    return render(request, "play/join.html", {"form": form, "current": current}, status=status)
+    response = render(request, "play/join.html",
+                      {"form": form, "current": current, "signed_out": signed_out},
+                      status=status)
+    if signed_out:
+        response.delete_cookie(SEAT_COOKIE, samesite="Lax")
+    return response
 
 
+@require_http_methods(["GET", "POST"])
 def claim_seat(request: HttpRequest, token: str) -> HttpResponse:
-    """A re-seat link from the teacher: this phone takes over the seat."""
-    seat = selectors.seat_for_token(token)
-    if seat is None or not seat.session.is_open:
+    """A "New phone" link from the teacher. GET asks (a link preview or a prefetch must not
+    use the link up); POST takes the seat, once (``services.seat_claim``)."""
+    current = selectors.seat_for_token(request.COOKIES.get(SEAT_COOKIE))
+    seat = selectors.seat_for_claim(token)
+    if seat is None:
+        if current is not None and current.session.is_open and request.method == "POST":
+            return redirect("play")  # the link tapped twice: this phone already has a seat
+        return render(request, "play/claim_failed.html", status=410)
+    if request.method == "GET":
+        return render(request, "play/claim_seat.html", {"seat": seat})
+    try:
+        _seat, seat_token = services.seat_claim(token=token)
+    except ServiceError:
         return render(request, "play/claim_failed.html", status=410)
     response = redirect("play")
-    _set_seat_cookie(response, token)
+    _set_seat_cookie(response, seat_token)
     return response
 
 
@@ -111,6 +148,18 @@ def play_act(request: HttpRequest) -> HttpResponse:
 
 
 # --------------------------------------------------------------------------- teachers
+
+
+class TeacherLoginView(LoginView):
+    """Django's login, throttled per client address (``forms.ThrottledLogin``): 429 then."""
+
+    authentication_form = TeacherLoginForm
+
+    def form_invalid(self, form: TeacherLoginForm) -> HttpResponse:
+        response = super().form_invalid(form)
+        if form.has_error(NON_FIELD_ERRORS, "throttled"):
+            response.status_code = 429
+        return response
 
 
 def _owned(request: HttpRequest, session_id: int) -> ClassSession:
@@ -145,7 +194,7 @@ def lesson_new(request: HttpRequest) -> HttpResponse:
             session = services.session_create(
                 owner=request.user, title=form.cleaned_data["title"],
                 game=form.cleaned_data["game"], language=form.cleaned_data["language"],
-                options=form.options())
+                options=form.options(), class_size=form.cleaned_data["class_size"])
         except ServiceError as exc:
             form.add_error(None, exc.message)
         else:

@@ -163,6 +163,16 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 JOIN_ATTEMPTS_PER_MINUTE = int(os.environ.get("JOIN_ATTEMPTS_PER_MINUTE", "20"))
+# New seats one client address may make in one lesson per minute (a phone that already holds
+# a seat there gets it back and is not counted). 48 = the largest class (40) and a table (8)
+# of students joining again after the teacher removed a nickname: a whole class behind one
+# school address gets in within a minute; a script refilling a lesson is slowed. Per lesson,
+# so the classes of a school behind one address do not share it (docs/architecture.md).
+JOIN_NEW_SEATS_PER_MINUTE = int(os.environ.get("JOIN_NEW_SEATS_PER_MINUTE", "48"))
+# Failed teacher (and admin) logins per client address per minute before every login from it
+# waits for the minute to end: a teacher who mistypes a few times is never held up, a guesser
+# gets 10 tries a minute (docs/architecture.md, "Rate limits").
+LOGIN_FAILURES_PER_MINUTE = int(os.environ.get("LOGIN_FAILURES_PER_MINUTE", "10"))
 
 # A websocket `view` frame carries the screen (HTML, paced to the teacher's stage) and its
 # phase. With LIVE_VIEW_DATA it also carries the data the screen was rendered from (the

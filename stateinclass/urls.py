@@ -15,7 +15,7 @@ urlpatterns = [
     path("seat/<str:token>/", views.claim_seat, name="claim_seat"),
     path("play/", views.play, name="play"),
     path("play/act/", views.play_act, name="play_act"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", views.TeacherLoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(),

@@ -329,16 +329,21 @@ def test_bots_cannot_be_removed_and_strangers_are_not_found():
 # --------------------------------------------------------------------------- re-seating
 
 
-def test_reseating_gives_a_new_token_and_the_old_phone_loses_the_seat():
+def test_reseating_gives_a_one_time_link_and_the_old_phone_loses_the_seat_when_it_is_used():
     session, tokens = started(8)
     ana = seat(session, "Ana")
-    new = services.seat_reseat(session=session, seat=ana)
-    assert new != tokens["Ana"]
+    link = services.seat_reseat(session=session, seat=ana)
+    assert selectors.seat_for_token(link) is None  # the link is no seat token
+    assert selectors.seat_for_token(tokens["Ana"]) == ana  # nothing changes until it is used
+    claimed, new = services.seat_claim(token=link)
+    assert claimed == ana and new not in (link, tokens["Ana"])
     assert selectors.seat_for_token(new) == ana
     assert selectors.seat_for_token(tokens["Ana"]) is None
     ana.refresh_from_db()
     assert ana.token_hash == hashlib.sha256(new.encode()).hexdigest()
+    assert ana.claim_hash is None
     assert not ana.removed and ana.table_id is not None
+    assert error(services.seat_claim, token=link).code == "claim_used"
     # The new phone can play the seat.
     services.pact_submit(seat_id=selectors.seat_for_token(new).pk, coins=2)
 
@@ -346,7 +351,8 @@ def test_reseating_gives_a_new_token_and_the_old_phone_loses_the_seat():
 def test_reseating_works_in_the_lobby_too():
     session = make_session()
     tokens = join(session, 2)
-    new = services.seat_reseat(session=session, seat=seat(session, "Ben"))
+    link = services.seat_reseat(session=session, seat=seat(session, "Ben"))
+    _seat, new = services.seat_claim(token=link)
     assert selectors.seat_for_token(new).nickname == "Ben"
     assert selectors.seat_for_token(tokens["Ben"]) is None
 

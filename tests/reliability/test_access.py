@@ -170,7 +170,8 @@ def test_token_cannot_act_at_another_table_or_in_another_session(two_lessons):
 def test_token_cannot_act_after_being_removed_or_reseated(two_lessons):
     a, tokens, _b, _ = two_lessons
     services.seat_remove(session=fresh(a), seat=seat(a, "Cai"))
-    new_token = services.seat_reseat(session=fresh(a), seat=seat(a, "Dee"))
+    link = services.seat_reseat(session=fresh(a), seat=seat(a, "Dee"))
+    _dee, new_token = services.seat_claim(token=link)
     for name in ("Cai", "Dee"):
         client = phone(tokens[name])
         response = client.post("/play/act/", {"type": "ballot", "kind": "tax", "option": "A"})
@@ -441,6 +442,9 @@ def pages_of_a_whole_lesson(settings: Any) -> Iterator[tuple[str, str, Client]]:
         teacher
     yield "phone lobby", phone(tokens["Ana"]).get("/play/").content.decode(), \
         phone(tokens["Ana"])
+    link = services.seat_reseat(session=session, seat=seat(session, "Hal"))
+    new_phone = Client()
+    yield "new phone", new_phone.get(f"/seat/{link}/").content.decode(), new_phone
     services.session_start(session=session)
     session = fresh(session)
     stages = [("pact", 0), ("event", 1), ("debate", 1), ("tax_vote", 1), ("pay", 1),

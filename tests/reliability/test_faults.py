@@ -366,7 +366,8 @@ async def test_token_of_a_reseated_phone_cannot_act_even_if_the_removed_message_
     @database_sync_to_async
     def reseat() -> str:
         session = Seat.objects.get(pk=setup["seats"]["Fay"]).session
-        return services.seat_reseat(session=session, seat=session.seats.get(nickname="Fay"))
+        link = services.seat_reseat(session=session, seat=session.seats.get(nickname="Fay"))
+        return services.seat_claim(token=link)[1]
 
     new_token = await reseat()
     answer = await old.do("ballot", kind="tax", option="C")

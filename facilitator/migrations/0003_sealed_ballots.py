@@ -42,7 +42,7 @@ def receipts_into_bags(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("facilitator", "0001_initial"),
+        ("facilitator", "0002_session_class_size"),
     ]
 
     operations = [
