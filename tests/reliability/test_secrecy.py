@@ -53,7 +53,11 @@ BUDGET = list(data.SERVICES)
 SWAPPED = ("Ana", "Ben")
 FIXED = dt.datetime(2030, 3, 4, 9, 30, tzinfo=dt.UTC)
 # Columns whose values are random by design (and so differ between any two runs).
-RANDOM_COLUMNS = {"join_code", "token_hash", "session_key", "session_data", "expire_date"}
+RANDOM_COLUMNS = {"join_code", "token_hash", "claim_hash", "session_key", "session_data",
+                  "expire_date"}
+# A bag's name, its key's fingerprint and the key store's id are random by design too.
+RANDOM_CELLS = {("facilitator_bag", "name"), ("facilitator_bag", "fingerprint"),
+                ("facilitator_bag", "store")}
 
 
 def option_for(kind: str, rnd: int, index: int) -> str | None:
@@ -132,7 +136,8 @@ def canonical_dump() -> dict[str, list[str]]:
         for row in rows:
             cells = {}
             for column, value in zip(columns, row, strict=True):
-                if column in RANDOM_COLUMNS and value is not None:
+                if (column in RANDOM_COLUMNS or (name, column) in RANDOM_CELLS) and \
+                        value is not None:
                     value = "<random>"
                 elif column == pks[name]:
                     value = ranks[name][value] if name in ranks else "<random key>"
