@@ -8,7 +8,8 @@ decodes b-tree pages without SQLite's help:
   (0x02) page as a ``Cell`` of decoded values (an overflowing payload: its local part only,
   marked ``overflow``). Table-interior pages (0x05) hold no values.
 - ``free_spans(page)``: the page's freeblocks and its unallocated gap, as raw bytes (a deleted
-  row lingers there unless ``secure_delete`` zeroed it); ``carve`` finds records in them.
+  row lingers there unless ``secure_delete`` zeroed it); ``carve`` finds records in them, or
+  in a whole page that is no b-tree page (``is_btree``): overflow and free pages.
 - ``database(pages)``: the logical content of a set of page images (a snapshot: the main file
   with WAL frames laid over it), every table and index walked from ``sqlite_master``, with
   overflow chains followed.
@@ -122,6 +123,11 @@ def _header(page: bytes, number: int) -> tuple[int, int]:
     base = 100 if number == 1 else 0
     kind = page[base] if len(page) > base else 0
     return base, kind if kind in (TABLE_LEAF, TABLE_INTERIOR, INDEX_LEAF, INDEX_INTERIOR) else 0
+
+
+def is_btree(page: bytes, number: int) -> bool:
+    """Whether the page is a b-tree page (else: overflow, freelist, or never used)."""
+    return bool(_header(page, number)[1])
 
 
 def _pointers(page: bytes, number: int) -> list[int]:
@@ -321,10 +327,3 @@ def database(pages: dict[int, bytes]) -> dict[str, Counter[tuple[Any, ...]]]:
             content[name] = Counter(_walk(pages, root))
     return content
 
-
-def record_lengths(content: dict[str, Counter[tuple[Any, ...]]]) -> set[int]:
-    """How many columns a stored record of these tables and indexes has (a table's rowid is
-    kept outside its record; an index's is its record's last column)."""
-    tables = {"sqlite_master"} | {row[2] for row in content["sqlite_master"]
-                                   if row[1] == "table"}
-    return {len(row) - (name in tables) for name, rows in content.items() for row in rows}

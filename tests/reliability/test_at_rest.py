@@ -105,8 +105,9 @@ class Copy:
 
     def images(self) -> Iterator[tuple[str, int, bytes]]:
         """Every page image in the files: (where, page number, bytes)."""
+        free = sp.free_pages(self.main) if self.main else set()
         for number, page in self.main.items():
-            yield f"{self.label} main page {number}", number, page
+            yield f"{self.label} main page {number}{' (free)' * (number in free)}", number, page
         for frame in self.frames:
             yield f"{self.label} WAL frame {frame.index}", frame.page, frame.data
         for number, page in self.journal:
@@ -155,14 +156,14 @@ _carved: dict[tuple[bytes, frozenset[int]], list[tuple[Any, ...]]] = {}
 
 def page_records(number: int, page: bytes, lengths: frozenset[int]
                  ) -> tuple[list[sp.Cell], list[tuple[Any, ...]]]:
-    """The page's cells and the records carved from its free space (cached by content: the
-    same page image recurs in many copies)."""
+    """The page's cells and the records carved from its free space, or from the whole page
+    if it is no b-tree page (cached by content: the same image recurs in many copies)."""
     digest = hashlib.sha256(page + number.to_bytes(4)).digest()
     if digest not in _cells:
         _cells[digest] = sp.cells(page, number)
     if (digest, lengths) not in _carved:
-        _carved[digest, lengths] = [r for span in sp.free_spans(page, number)
-                                    for r in sp.carve(span, set(lengths))]
+        spans = sp.free_spans(page, number) if sp.is_btree(page, number) else [page]
+        _carved[digest, lengths] = [r for span in spans for r in sp.carve(span, set(lengths))]
     return _cells[digest], _carved[digest, lengths]
 
 
