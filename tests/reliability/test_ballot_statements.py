@@ -185,3 +185,28 @@ def test_undoing_a_count_empties_the_bag_so_a_second_count_differs_by_no_ballot(
 def counts(table: Table) -> list[dict[str, int]]:
     return [p["tally"] for p in TableAction.objects.filter(table=table).order_by("seq")
             .values_list("payload", flat=True) if p.get("type") == "count"]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "product bug: services.session_undo (and bags_recover / the lost-key branch of "
+    "ballot_cast) reopen a bag with bags.bag_reopen but never call _settle, so the bots "
+    "never put their tokens in again and the bag cannot fill by itself"))
+def test_a_bag_reopened_by_an_undo_gets_the_bots_tokens_again(
+        django_capture_on_commit_callbacks: Any):
+    session = make_session()
+    join(session, 4)
+    services.session_start(session=session, fill="bots", seed=3)  # 4 students and 2 bots
+    session = drive_to(fresh(session), "tax_vote", 1)
+    [table] = fresh(session).tables.all()
+    bag = table.bags.get()
+    assert bag.receipts.count() == 2  # the bots voted when the bag opened
+    students = humans(table)
+    for seat in students[:3]:
+        services.ballot_cast(seat_id=seat.pk, kind="tax", option="A")
+    with django_capture_on_commit_callbacks(execute=True):
+        advance(session)
+        services.session_undo(session=fresh(session))
+    for seat in students:
+        services.ballot_cast(seat_id=seat.pk, kind="tax", option="B")
+    bag.refresh_from_db()
+    assert bag.status == Bag.Status.COUNTED  # every voter's token in: counted by itself
