@@ -113,16 +113,19 @@ def voter_names(bag: Bag) -> list[str]:
 def bag_count(*, bag: Bag, key: bytes, step: TeacherStep | None) -> dict[str, int]:
     """Empty the bag: the tally of its sealed ballots (one per receipt), then nothing sealed
     remains and the key is destroyed once the transaction commits."""
-    sealed = [bytes(s) for s in bag.sealed.values_list("sealed", flat=True)]
+    # Read in the order of the sealed bytes (random), and the tally keyed in the options'
+    # order: the storage's order of casting must not reach the published tally.
+    sealed = sorted(bytes(s) for s in bag.sealed.values_list("sealed", flat=True))
     if len(sealed) != bag.receipts.count():
         raise ServiceError("broken_bag", _("This bag's ballots do not match its receipts."),
                            status=500)
-    tally = Counter(bag.options[unseal(key, bag.name, s)] for s in sealed)
+    counted = Counter(bag.options[unseal(key, bag.name, s)] for s in sealed)
+    tally = {option: counted[option] for option in bag.options if counted[option]}
     bag.sealed.all().delete()
     bag.status, bag.counted_by, bag.reopened = Bag.Status.COUNTED, step, ""
     bag.save(update_fields=["status", "counted_by", "reopened"])
     _destroy_after_commit(bag.name)
-    return dict(tally)
+    return tally
 
 
 def bag_reopen(*, bag: Bag, reason: str) -> None:

@@ -41,7 +41,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from pydantic import TypeAdapter, ValidationError
 
-from facilitator import actions, broadcast, presence, selectors
+from facilitator import actions, broadcast, presence, selectors, services
 from facilitator.actions import Id
 from facilitator.errors import ServiceError
 from facilitator.language import phone_language
@@ -310,7 +310,16 @@ class TeacherConsumer(LessonConsumer):
         await self.channel_layer.group_add(broadcast.projector_group(self.session.pk),
                                            self.channel_name)
         await self.accept()
+        await self.recover_votes()
         await self.send_view()
+
+    async def recover_votes(self) -> None:
+        """After a restart the console reconnects first: a vote whose key was lost is asked
+        again now (its phones are told), not at the next count."""
+        try:
+            await database_sync_to_async(services.bags_recover)(session=self.session)
+        except ServiceError as exc:  # the key store is down: the console says why
+            await self.send_json(exc.as_frame())
 
     async def disconnect(self, code: int) -> None:
         session = getattr(self, "session", None)

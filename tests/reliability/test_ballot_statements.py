@@ -187,10 +187,6 @@ def counts(table: Table) -> list[dict[str, int]]:
             .values_list("payload", flat=True) if p.get("type") == "count"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "product bug: services.session_undo (and bags_recover / the lost-key branch of "
-    "ballot_cast) reopen a bag with bags.bag_reopen but never call _settle, so the bots "
-    "never put their tokens in again and the bag cannot fill by itself"))
 def test_a_bag_reopened_by_an_undo_gets_the_bots_tokens_again(
         django_capture_on_commit_callbacks: Any):
     session = make_session()
