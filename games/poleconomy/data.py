@@ -127,7 +127,7 @@ def _build() -> tuple[dict[str, Square], dict[str, tuple[str, ...]]]:
             loop.append(corner)
             for mark in segment:
                 if mark == "S":
-                    squares[START] = Square(START, BLANK, _("Start"), INNER, source=RULEBOOK)
+                    squares[START] = Square(START, BLANK, _("Starting square"), INNER, source=RULEBOOK)
                     loop.append(START)
                     continue
                 counts[mark] += 1
