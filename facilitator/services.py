@@ -667,7 +667,7 @@ def _bot_ballot(bag: Bag, state: Any, seat: Seat, kind: str) -> None:
     """A bot's token, drawn from randomness that is never stored (the operating system's),
     so nobody can recompute it from the database and subtract it from the tally."""
     rng = random.SystemRandom()
-    options = list(VOTE_OPTIONS[kind])
+    options = bag.options
     if rng.random() < BOT_VOTE_NOISE:
         option = rng.choice(options)
     else:
@@ -828,15 +828,12 @@ def ballot_cast(*, seat_id: int, kind: Any, option: Any, expected: str | None = 
     reopened empty (committed) and the phone is told to vote again.
     """
     with transaction.atomic():
-        progress = _ballot(seat_id, kind, option, expected, token_hash)
-    if progress is _REVOTE:
+        progress, asked_again = _ballot(seat_id, kind, option, expected, token_hash)
+    if asked_again:  # raised after the commit: the bag's reopening stays
         raise ServiceError("vote_restarted", _(
             "The votes at your table were lost when the server restarted. Please vote "
             "again."), status=409)
     return progress
-
-
-_REVOTE: dict[str, Any] = {}
 
 
 def _option_index(kind: str, option: Any) -> int:
@@ -849,7 +846,9 @@ def _option_index(kind: str, option: Any) -> int:
 
 
 def _ballot(seat_id: int, kind: Any, option: Any, expected: str | None,
-            token_hash: str | None) -> dict[str, Any] | None:
+            token_hash: str | None) -> tuple[dict[str, Any] | None, bool]:
+    """The ballot's progress (None: it filled the bag), and whether the bag had lost its key
+    and was reopened, so that the phone must vote again."""
     seat, table, session, seats = _seat_turn(seat_id, expected, token_hash)
     # Fix: an unhashable kind (a list from a JSON frame) raised TypeError here.
     if not isinstance(kind, str) or kind not in VOTE_OPTIONS:
@@ -876,17 +875,17 @@ def _ballot(seat_id: int, kind: Any, option: Any, expected: str | None,
         bags.bag_reopen(bag=bag, reason=bags.LOST)
         _settle(table, session, _last_step(session), load_state(table), seats)
         broadcast.refresh(session.pk, [s.pk for s in seats])
-        return _REVOTE
+        return None, True
     bags.bag_cast(bag=bag, seat=seat, index=index, key=key)
     voted = bags.voter_ids(bag)
     if not _everyone_voted(seats, voted):
         progress = {"voted": len(voted), "of": _voters(seats)}
         broadcast.progress(session.pk, table.number, {"what": "vote", "kind": kind,
                                                       **progress})
-        return progress
+        return progress, False
     state = _settle(table, session, _last_step(session), load_state(table), seats)
     broadcast.refresh(session.pk, _deciders(state, seats))
-    return None
+    return None, False
 
 
 @transaction.atomic
