@@ -1,0 +1,201 @@
+"""Self-play with bot teams: whole games as records, statistics and the edition's balance
+targets (``shared/rules/crisis-edition.md``). Pure functions; ``manage.py simulate --game
+crisis`` only parses arguments and prints ``format_report``.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from games.core import Action
+from games.crisis import bots, data, rules, views
+from games.crisis.setup import new_game
+from games.crisis.state import OVER, GameState
+
+BANDS = {data.EASY: (85.0, 100.0), data.MEDIUM: (55.0, 75.0), data.DIFFICULT: (25.0, 45.0)}
+
+
+def bot_names(players: int) -> list[str]:
+    return [f"Team {i + 1}" for i in range(players)]
+
+
+def play(policies: Sequence[str], seed: int, *, difficulty: str = data.MEDIUM,
+         config: dict[str, Any] | None = None) -> tuple[GameState, dict[str, Any]]:
+    """One whole game; returns the final state and its record (decisions only)."""
+    names = bot_names(len(policies))
+    cfg = {"players": names, "difficulty": difficulty, **(config or {})}
+    state = new_game(cfg, seed)
+    rng = random.Random(f"bots:{seed}")
+    by_name = dict(zip(names, policies, strict=True))
+    actions: list[Action] = []
+    while state.phase != OVER:
+        for decision in views.decisions(state):
+            action = bots.act(by_name[decision.deciders[0]], state, decision, rng)
+            rules.step(state, action)
+            actions.append(action)
+            if state.phase == OVER:
+                break
+    record = {"game": rules.GAME_ID, "version": 1, "seed": seed, "config": cfg,
+              "actions": actions}
+    return state, record
+
+
+def simulate(*, games: int, seed: int, policy: str = "sensible", players: int = 4,
+             difficulty: str = data.MEDIUM, cheaters: int = 0, **options: Any) -> dict[str, Any]:
+    """Statistics of ``games`` seeded games; ``cheaters`` seats (the first ones) play greedy."""
+    policies = ["greedy"] * cheaters + [policy] * (players - cheaters)
+    survived = 0
+    final_status = []
+    margins = []
+    scores: dict[str, list[int]] = {n: [] for n in bot_names(players)}
+    wins: Counter[str] = Counter()
+    levels_bought: Counter[str] = Counter()
+    openings: Counter[str] = Counter()
+    opening_wins: Counter[str] = Counter()
+    event_effect: dict[str, list[int]] = {z: [] for z in data.ZONES}
+    bankrupt_by_event: Counter[str] = Counter()
+    for g in range(games):
+        state, record = play(policies, seed + g, difficulty=difficulty)
+        survived += not state.bankrupt
+        final_status.append(state.status)
+        final = views.scores(state)
+        for name, s in final.items():
+            scores[name].append(s["score"])
+            if s.get("winner"):
+                wins[name] += 1
+        eligible = sorted((s["score"] for s in final.values() if s["eligible"]), reverse=True)
+        if len(eligible) >= 2:
+            margins.append(eligible[0] - eligible[1])
+        first = {}
+        for action in record["actions"]:
+            if action["type"] == "place" and action["player"] not in first:
+                first[action["player"]] = action["space"]
+        for name, space in first.items():
+            openings[space] += 1
+            if final[name].get("winner"):
+                opening_wins[space] += 1
+        for p in state.players:
+            for c in p.companies:
+                levels_bought[c.split()[0] and _level(c)] += 1
+        for entry in state.history:
+            if entry.get("event") and "evaluation" in entry:
+                zone = data.EVENT_ZONE[entry["event"]]
+                event_effect[zone].append(entry["status"] - entry["status_start"])
+        if state.bankrupt and state.event:
+            bankrupt_by_event[state.event] += 1
+    return {
+        "games": games, "players": players, "policy": policy, "difficulty": difficulty,
+        "cheaters": cheaters, **options,
+        "survival_pct": 100.0 * survived / games,
+        "bankrupt_pct": 100.0 * (games - survived) / games,
+        "final_status_mean": statistics.mean(final_status),
+        "mean_score": {n: statistics.mean(v) for n, v in scores.items()},
+        "wins": dict(wins),
+        "winner_margin_median": statistics.median(margins) if margins else 0,
+        "levels_bought": dict(levels_bought),
+        "opening_win_pct": {s: 100.0 * opening_wins[s] / n for s, n in openings.items()},
+        "openings": dict(openings),
+        "round_status_change_by_zone": {z: statistics.mean(v) if v else 0.0
+                                        for z, v in event_effect.items()},
+    }
+
+
+def _level(company: str) -> str:
+    from games.crisis import cards
+
+    return cards.COMPANIES[company].level
+
+
+def event_impact(*, games: int, seed: int, players: int = 4) -> dict[str, float]:
+    """Each Event's effect: the Crisis track after the round with it forced, minus without it
+    (round 3, sensible teams, same seeds); a positive number helps Axia."""
+    from games.crisis import cards
+
+    base = _round_status(games, seed, players, None)
+    out = {}
+    for event in data.EVENT_CARDS:
+        out[event] = _round_status(games, seed, players, event) - base
+    del cards
+    return out
+
+
+def _round_status(games: int, seed: int, players: int, event: str | None) -> float:
+    total = 0.0
+    for g in range(games):
+        pins = {"events_order": {data.EVENT_ZONE[event]: [event] * 1}} if event else {}
+        zone_start = {"start": {"round": 1, "status": {data.RED: 10, data.YELLOW: 20,
+                                                       data.GREEN: 35}[data.EVENT_ZONE[event]]}}\
+            if event else {"start": {"round": 1, "status": 35}}
+        state, _record = _play_rounds(["sensible"] * players, seed + g, 2, {**pins, **zone_start})
+        total += state.status
+    return total / games
+
+
+def _play_rounds(policies: Sequence[str], seed: int, rounds: int,
+                 config: dict[str, Any]) -> tuple[GameState, list[Action]]:
+    names = bot_names(len(policies))
+    state = new_game({"players": names, **config}, seed)
+    rng = random.Random(f"bots:{seed}")
+    by_name = dict(zip(names, policies, strict=True))
+    actions: list[Action] = []
+    while state.phase != OVER and state.round <= rounds:
+        for decision in views.decisions(state):
+            action = bots.act(by_name[decision.deciders[0]], state, decision, rng)
+            rules.step(state, action)
+            actions.append(action)
+            if state.phase == OVER or state.round > rounds:
+                break
+    return state, actions
+
+
+def balance_targets(*, games: int, seed: int) -> dict[str, Any]:
+    """Each target of ``crisis-edition.md``: the figure, the band, met or not."""
+    targets: dict[str, Any] = {}
+    for players in (2, 3, 4, 5):
+        for difficulty, (low, high) in BANDS.items():
+            r = simulate(games=games, seed=seed, players=players, difficulty=difficulty)
+            pct = r["survival_pct"]
+            targets[f"1. survival {players} teams {difficulty}"] = {
+                "figure": pct, "band": f"{low:.0f}-{high:.0f} %", "met": low <= pct <= high}
+    honest = simulate(games=games, seed=seed, players=4)
+    one = simulate(games=games, seed=seed, players=4, cheaters=1)
+    everyone = simulate(games=games, seed=seed, players=4, cheaters=4)
+    gain = one["mean_score"]["Team 1"] - honest["mean_score"]["Team 1"]
+    targets["2a. one black-marketeer gains VP"] = {
+        "figure": round(gain, 1), "band": "> 0 VP", "met": gain > 0}
+    ratio = everyone["bankrupt_pct"] / max(honest["bankrupt_pct"], 0.1)
+    targets["2b. everyone black-markets: bankruptcy x"] = {
+        "figure": round(ratio, 2), "band": ">= 2x", "met": ratio >= 2,
+        "detail": f"{everyone['bankrupt_pct']:.0f} % vs {honest['bankrupt_pct']:.0f} %"}
+    levels = honest["levels_bought"]
+    targets["3a. every Company level is bought"] = {
+        "figure": levels, "band": "I, II, III > 0",
+        "met": all(levels.get(lv, 0) > 0 for lv in ("I", "II", "III"))}
+    top = max(honest["opening_win_pct"].values(), default=0.0)
+    targets["3b. best opening placement's win rate"] = {
+        "figure": round(top, 1), "band": "<= 40 %", "met": top <= 40}
+    margin = honest["winner_margin_median"]
+    targets["3c. winner's median margin"] = {"figure": margin, "band": "<= 10 VP",
+                                             "met": margin <= 10}
+    zones = honest["round_status_change_by_zone"]
+    targets["4a. green rounds help more than red"] = {
+        "figure": {z: round(v, 1) for z, v in zones.items()}, "band": "green > yellow > red",
+        "met": zones[data.GREEN] > zones[data.RED]}
+    return targets
+
+
+def format_report(report: dict[str, Any]) -> str:
+    """Plain-text table of a ``simulate`` or ``balance_targets`` result."""
+    lines = []
+    width = max((len(k) for k in report), default=10)
+    for key, value in report.items():
+        if isinstance(value, dict) and "met" in value:
+            mark = "met" if value["met"] else "NOT MET"
+            lines.append(f"{key:<{width}}  {value['figure']!s:<28} {value['band']:<16} {mark}")
+        else:
+            lines.append(f"{key:<{width}}  {value}")
+    return "\n".join(lines)
