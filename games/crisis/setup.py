@@ -231,9 +231,10 @@ def _stage_players(state: GameState, staged: Any) -> dict[str, Mapping[str, Any]
                 raise InvalidConfig(_("'{key}' must be a list."), key=key)
         p.companies = list(raw.get("companies", []))
         for c in p.companies:
-            if c not in cards.COMPANIES or sum(q.companies.count(c) for q in state.players) > 1:
-                raise InvalidConfig(_("{card!r} is not a Company that can be held here."),
-                                    card=c)
+            if c not in cards.COMPANIES:
+                raise InvalidConfig(_("There is no Company called {card!r}."), card=c)
+            if sum(q.companies.count(c) for q in state.players) > 1:
+                raise InvalidConfig(_("Only one player can hold {card}."), card=c)
         p.hand = list(raw.get("hand", []))
         for kind in raw.get("employees", []):
             pool = taken.setdefault(kind, [t for t in cards.tile_ids(kind)]
@@ -311,7 +312,8 @@ def _begin(state: GameState, events: list[Event], start: Mapping[str, Any]) -> N
         rules.evaluate(state, events)
         return
     state.phase = PRODUCTION
-    state.produced = [] if phase == PRODUCTION else list(state.names)
+    state.produced = [p.name for p in state.players if not p.companies] \
+        if phase == PRODUCTION else list(state.names)
     if phase == EXPORTS:
         state.phase = EXPORTS
         state.turn = 0
