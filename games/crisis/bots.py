@@ -36,6 +36,9 @@ def act(policy: str, state: GameState, decision: Decision, rng: random.Random) -
             return {**(decision.default or {}), "choice": rng.choice(decision.options)}
         return {"type": "place", "player": name, "space": rng.choice(decision.options)}
     if decision.kind == "place":
+        play = influence(state, p)
+        if play is not None:
+            return play
         return {"type": "place", "player": name, "space": place(state, p, decision, rng)}
     if decision.kind == "resolve":
         return {**(decision.default or {}), "choice": resolve(state, p, decision)}
@@ -83,8 +86,9 @@ def _planned_cost(state: GameState, p: Player) -> int:
     return cost
 
 
-def space_value(state: GameState, p: Player, space: str, budget: int) -> float:
-    staff, inputs = lacking_staff(p), lacking_inputs(p)
+def space_value(state: GameState, p: Player, space: str, budget: int,
+                staff: Counter[str], inputs: Counter[str]) -> float:
+    """How much the bot wants ``space`` (``staff``/``inputs``: what its Companies lack)."""
     rounds_left = cards.ROUNDS - state.round + 1
     if space in board.COMPANY_SPACES:
         company = state.board_companies[board.COMPANY_SPACES.index(space)]
@@ -110,11 +114,11 @@ def space_value(state: GameState, p: Player, space: str, budget: int) -> float:
     if space == "government-subsidy":
         return ops.subsidy(state) * 0.7
     if space == "shady-business":
-        return 2.0
+        return 2.4
     if space == "leadership":
-        return 2.2
+        return 2.9
     if space == "initiative":
-        return 2.0
+        return 2.6
     if space == "loan":
         return 2.5 if budget < 10 and state.round <= 5 and p.vp > 1 else -3.0
     if space == "domestic-industry":
@@ -129,14 +133,15 @@ def space_value(state: GameState, p: Player, space: str, budget: int) -> float:
         useful = any(inputs[r] for r in goods)
         return 1.0 if useful and budget >= price and p.vp > vp + 3 else -6.0
     if space == board.EXPORTS:
-        stock = sum(p.warehouse[r] for r in cards.EXPORT_PRICE)
-        return 1.0 + stock * 1.2 if stock or p.companies else -1.0
+        goods = expected_goods(state, p)
+        return 0.5 + min(goods, 8) * 0.9 if goods else -1.0
     return 0.0
 
 
 def place(state: GameState, p: Player, decision: Decision, rng: random.Random) -> str:
     budget = p.credits - _planned_cost(state, p)
-    scored = [(space_value(state, p, s, budget) + rng.random() * 0.3, s)
+    staff, inputs = lacking_staff(p), lacking_inputs(p)
+    scored = [(space_value(state, p, s, budget, staff, inputs) + rng.random() * 0.3, s)
               for s in decision.options]
     return max(scored)[1]
 
@@ -188,3 +193,43 @@ def export(state: GameState, p: Player, *, black_market: bool) -> Action:
             move: dict[str, Any] = {"type": "export", "player": p.name, "contract": slot,
                                     "amount": n}
     return move if best is not None else {"type": "pass", "player": p.name}
+
+
+def expected_goods(state: GameState, p: Player) -> int:
+    """Exportable tokens the player will hold at Exports: its spare stock plus what its
+    Companies make this round (roughly: their base output)."""
+    keep = keep_for_inputs(p)
+    goods = sum(max(0, p.warehouse[r] - keep[r]) for r in cards.EXPORT_PRICE)
+    for c in p.companies:
+        for term in cards.COMPANIES[c].output:
+            if term.what in cards.EXPORT_PRICE and term.what not in keep:
+                goods += term.base
+    return goods
+
+
+def influence(state: GameState, p: Player) -> Action | None:
+    """Play an Influence card when one is playable: a rival card against the VP leader."""
+    if p.influence_round == state.round or not p.hand:
+        return None
+    rivals = sorted((q for q in state.players if q.name != p.name), key=lambda q: -q.vp)
+    for card in sorted(set(p.hand)):
+        action: Action = {"type": "influence", "player": p.name, "card": card}
+        if card in ("tax-audit", "bad-press"):
+            action["target"] = rivals[0].name
+        elif card == "smuggled-goods":
+            action["choice"] = cards.FOOD
+        elif card == "headhunter":
+            staff = lacking_staff(p)
+            action["choice"] = next((t for t in staff if state.foreign[cards.FOREIGN_KIND[t]]),
+                                    next((t for t in cards.EMPLOYEE_TYPES
+                                          if state.foreign[cards.FOREIGN_KIND[t]]), None))
+        elif card == "soft-loan" and (p.credits > 15 or p.loans >= cards.MAX_LOANS):
+            continue
+        elif card == "debt-relief" and (not p.loans or p.credits < 5):
+            continue
+        elif card == "clean-record" and not p.penalty:
+            continue
+        if action.get("choice", "") is None:
+            continue
+        return action
+    return None

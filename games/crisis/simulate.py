@@ -45,8 +45,14 @@ def play(policies: Sequence[str], seed: int, *, difficulty: str = data.MEDIUM,
 
 
 def simulate(*, games: int, seed: int, policy: str = "sensible", players: int = 4,
-             difficulty: str = data.MEDIUM, cheaters: int = 0, **options: Any) -> dict[str, Any]:
-    """Statistics of ``games`` seeded games; ``cheaters`` seats (the first ones) play greedy."""
+             difficulty: str = data.MEDIUM, cheaters: int = 0, goals: Sequence[int] | None = None,
+             **options: Any) -> dict[str, Any]:
+    """Statistics of ``games`` seeded games; ``cheaters`` seats (the first ones) play greedy;
+    ``goals`` tries other Austerity Plan goals (the card's levels)."""
+    config = None
+    if goals is not None:
+        card = data.plan_for(players, difficulty)
+        config = {"plan": {"levels": list(card.levels), "goals": list(goals)}}
     policies = ["greedy"] * cheaters + [policy] * (players - cheaters)
     survived = 0
     final_status = []
@@ -59,7 +65,7 @@ def simulate(*, games: int, seed: int, policy: str = "sensible", players: int = 
     event_effect: dict[str, list[int]] = {z: [] for z in data.ZONES}
     bankrupt_by_event: Counter[str] = Counter()
     for g in range(games):
-        state, record = play(policies, seed + g, difficulty=difficulty)
+        state, record = play(policies, seed + g, difficulty=difficulty, config=config)
         survived += not state.bankrupt
         final_status.append(state.status)
         final = views.scores(state)
