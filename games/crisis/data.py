@@ -67,18 +67,23 @@ class Plan:
 LEVELS_3_2_2: Final = ("I", "I", "I", "II", "II", "III", "III")
 LEVELS_2_3_2: Final = ("I", "I", "II", "II", "II", "III", "III")
 
-# 9 cards: 2–3 players, 4 players, 5 players × Easy, Medium, Difficult. The 4-player Medium
-# card has 29 VP in round 3, the rulebook's evaluation example ("rulebook-derived").
+# One card per number of players (2–5) and difficulty. The box holds 9 cards whose split the
+# rulebook does not print; a card per count lets each count meet the same survival band. The
+# 4-player Medium card has 29 VP in round 3, the rulebook's evaluation example
+# ("rulebook-derived"). Goals tuned by simulation (docs/engines/crisis.md, Balance).
 PLANS: Final = {p.id: p for p in (
-    Plan("2-3-easy", (2, 3), EASY, LEVELS_3_2_2, (16, 19, 22, 26, 30, 34, 38)),
-    Plan("2-3-medium", (2, 3), MEDIUM, LEVELS_3_2_2, (18, 23, 28, 33, 38, 43, 48)),
-    Plan("2-3-difficult", (2, 3), DIFFICULT, LEVELS_2_3_2, (19, 25, 31, 37, 43, 49, 55)),
-    Plan("4-easy", (4,), EASY, LEVELS_3_2_2, (16, 19, 22, 26, 30, 34, 38)),
-    Plan("4-medium", (4,), MEDIUM, LEVELS_3_2_2, (18, 23, 29, 33, 38, 43, 48), DERIVED),
-    Plan("4-difficult", (4,), DIFFICULT, LEVELS_2_3_2, (19, 25, 31, 37, 43, 49, 55)),
-    Plan("5-easy", (5,), EASY, LEVELS_3_2_2, (16, 19, 22, 26, 30, 34, 38)),
-    Plan("5-medium", (5,), MEDIUM, LEVELS_3_2_2, (18, 23, 28, 33, 38, 43, 48)),
-    Plan("5-difficult", (5,), DIFFICULT, LEVELS_2_3_2, (19, 25, 31, 37, 43, 49, 55)),
+    Plan("2-easy", (2,), EASY, LEVELS_3_2_2, (17, 22, 27, 31, 35, 40, 44)),
+    Plan("2-medium", (2,), MEDIUM, LEVELS_3_2_2, (18, 24, 30, 35, 40, 46, 51)),
+    Plan("2-difficult", (2,), DIFFICULT, LEVELS_2_3_2, (19, 25, 31, 37, 43, 49, 55)),
+    Plan("3-easy", (3,), EASY, LEVELS_3_2_2, (17, 22, 27, 31, 35, 40, 44)),
+    Plan("3-medium", (3,), MEDIUM, LEVELS_3_2_2, (18, 23, 30, 34, 39, 45, 50)),
+    Plan("3-difficult", (3,), DIFFICULT, LEVELS_2_3_2, (18, 24, 30, 36, 42, 48, 54)),
+    Plan("4-easy", (4,), EASY, LEVELS_3_2_2, (17, 21, 26, 30, 34, 38, 42)),
+    Plan("4-medium", (4,), MEDIUM, LEVELS_3_2_2, (18, 23, 29, 34, 39, 44, 49), DERIVED),
+    Plan("4-difficult", (4,), DIFFICULT, LEVELS_2_3_2, (18, 24, 29, 35, 40, 46, 51)),
+    Plan("5-easy", (5,), EASY, LEVELS_3_2_2, (17, 21, 26, 30, 34, 38, 42)),
+    Plan("5-medium", (5,), MEDIUM, LEVELS_3_2_2, (17, 22, 28, 32, 37, 42, 47)),
+    Plan("5-difficult", (5,), DIFFICULT, LEVELS_2_3_2, (18, 23, 28, 33, 38, 43, 48)),
 )}
 
 

@@ -40,7 +40,7 @@ def test_the_track_starts_at_31_with_four_managers_each_and_the_round_one_goal()
 
 
 def test_the_austerity_plan_follows_players_and_difficulty():
-    for n, difficulty, plan in ((2, "easy", "2-3-easy"), (5, "difficult", "5-difficult")):
+    for n, difficulty, plan in ((2, "easy", "2-easy"), (5, "difficult", "5-difficult")):
         assert new_game(config(n, difficulty=difficulty), 1).plan_id == plan
     state = new_game(config(plan={"levels": ["I", "I", "II", "II", "II", "III", "III"],
                                   "goals": [10, 11, 12, 13, 14, 15, 16]}), 1)
