@@ -223,13 +223,10 @@ def influence(state: GameState, p: Player) -> Action | None:
             action["choice"] = next((t for t in staff if state.foreign[cards.FOREIGN_KIND[t]]),
                                     next((t for t in cards.EMPLOYEE_TYPES
                                           if state.foreign[cards.FOREIGN_KIND[t]]), None))
-        elif card == "soft-loan" and (p.credits > 15 or p.loans >= cards.MAX_LOANS):
-            continue
-        elif card == "debt-relief" and (not p.loans or p.credits < 5):
-            continue
-        elif card == "clean-record" and not p.penalty:
-            continue
-        if action.get("choice", "") is None:
+        useless = {"soft-loan": p.credits > 15 or p.loans >= cards.MAX_LOANS,
+                   "debt-relief": not p.loans or p.credits < 5,
+                   "clean-record": not p.penalty}
+        if useless.get(card) or action.get("choice", "") is None:
             continue
         return action
     return None

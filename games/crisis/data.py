@@ -18,6 +18,7 @@ Effects are tuples ``(kind, value)`` or ``(kind, value, arg)``; ``effects.py`` a
 - ``black_market_limit n``: this round each player may sell at most n tokens of a type.
 - ``goal n``: this round's Austerity Plan goal changes by n.
 - ``energy n``: every player receives n Energy (Warehouse limits apply).
+- ``penalty n``: every player takes Penalty tiles worth n VP.
 """
 
 from __future__ import annotations
@@ -194,8 +195,8 @@ EVENTS: Final = {
              _("The borders close: Imports and Foreign Employees are out of service this round."),
              (("closed", "imports"), ("closed", "foreign-employees"))),
         Card("union-warning", _("Warning from the Union"),
-             _("The Union is unhappy with Axia: every player loses 1 VP."),
-             (("vp", -1),)),
+             _("The Union is unhappy with your companies: every player takes a 1 VP Penalty tile."),
+             (("penalty", 1),)),
         Card("market-panic", _("Market panic"),
              _("The markets panic: Axia's Financial Status drops 2 steps."),
              (("status", -2),)),

@@ -51,6 +51,8 @@ def resolve_event(state: GameState, events: list[Event], event: str) -> None:
                 ops.gain_vp(state, events, p, value, "event")
             elif kind == "energy":
                 ops.gain(state, events, p, cards.ENERGY, value, "event")
+            elif kind == "penalty":
+                ops.penalty(state, events, p, value, "event")
         if kind == "status":
             move_status(state, events, value, "event")
 

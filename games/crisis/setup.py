@@ -26,7 +26,8 @@ PLAYER_KEYS = {"credits", "vp", "loans", "penalty", "warehouse", "employees", "c
 
 
 def deal(pool: Sequence[str], pinned: Any, rng: random.Random, what: str) -> list[str]:
-    """``pinned`` in order, then the rest of ``pool`` shuffled."""
+    """``pinned`` in order, then the rest of ``pool`` shuffled (each deck has its own
+    generator, so pinning one deck never changes another)."""
     rest = sorted(pool)
     if pinned is None:
         pinned = []
@@ -89,7 +90,10 @@ def build(config: Mapping[str, Any], seed: int) -> tuple[GameState, list[Event]]
     if not 2 <= len(names) <= 5:
         raise InvalidConfig(_("Crisis needs 2 to 5 players, not {n}."), n=len(names))
     plan_id, levels, goals = _plan(config, len(names))
-    rng = random.Random(f"{seed}:setup")
+
+    def rng(deck: str) -> random.Random:
+        return random.Random(f"{seed}:setup:{deck}")
+
     state = GameState(seed=seed, players=[Player(name=n) for n in names], plan_id=plan_id,
                       levels=levels, goals=goals, order=list(names))
     start = config.get("start")
@@ -116,20 +120,22 @@ def build(config: Mapping[str, Any], seed: int) -> tuple[GameState, list[Event]]
             raise InvalidConfig(_("There is no Company called {card!r}."), card=c)
     for level in cards.LEVELS:
         pool = [c for c, card in cards.COMPANIES.items() if card.level == level and c not in used]
-        state.company_decks[level] = deal(pool, companies_pin.get(level), rng,
-                                          f"Level {level} Companies")
+        state.company_decks[level] = deal(pool, companies_pin.get(level), rng(f"companies:{level}"),
+                                          f"companies_order.{level}")
 
     events_pin = _by_key(config, "events_order", data.ZONES)
     for zone in data.ZONES:
         pool = [c.id for c in data.EVENTS[zone]]
-        state.event_decks[zone] = deal(pool, events_pin.get(zone), rng, f"{zone} Events")
+        state.event_decks[zone] = deal(pool, events_pin.get(zone), rng(f"events:{zone}"),
+                                      f"events_order.{zone}")
 
     pool = list(data.INFLUENCE_DECK)
     for c in held_cards:
         if c not in pool:
             raise InvalidConfig(_("There is no Influence card {card!r} left to hold."), card=c)
         pool.remove(c)
-    state.influence_deck = deal(pool, config.get("influence_order"), rng, "Influence cards")
+    state.influence_deck = deal(pool, config.get("influence_order"), rng("influence"),
+                                "influence_order")
 
     board_tiles = _list(board.get("employees"), cards.BOARD_EMPLOYEES, "employees")
     bag = [t for k in cards.BAG_KINDS for t in cards.tile_ids(k) if t not in held_tiles]
@@ -142,12 +148,13 @@ def build(config: Mapping[str, Any], seed: int) -> tuple[GameState, list[Event]]
     if pins is not None and not isinstance(pins, list):
         raise InvalidConfig(_("'employee_draws' must list Employee kinds, e.g. 'E3'."))
     drawn = [_take_tile(bag, kind) for kind in pins or []]
-    state.bag = [*drawn, *deal(bag, None, rng, "Employees")]
+    state.bag = [*drawn, *deal(bag, None, rng("bag"), "employee_draws")]
 
     contracts_pin = _by_key(config, "contracts_order", cards.LEVELS)
     for level in cards.LEVELS:
         pool = [k for k, n in cards.CONTRACTS[level].items() for _i in range(n)]
-        dealt = deal(pool, contracts_pin.get(level), rng, f"Level {level} Export Contracts")
+        dealt = deal(pool, contracts_pin.get(level), rng(f"contracts:{level}"),
+                     f"contracts_order.{level}")
         keep = len(pool) - cards.CONTRACTS_REMOVED[level]
         if len(contracts_pin.get(level) or []) > keep:
             raise InvalidConfig(_("Only {n} Level {level} Export Contracts stay in the game."),

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.core import Action
-from games.crisis import bots, data, rules, views
+from games.crisis import bots, cards, data, rules, views
 from games.crisis.setup import new_game
 from games.crisis.state import OVER, GameState
 
@@ -62,8 +62,6 @@ def simulate(*, games: int, seed: int, policy: str = "sensible", players: int = 
     levels_bought: Counter[str] = Counter()
     openings: Counter[str] = Counter()
     opening_wins: Counter[str] = Counter()
-    event_effect: dict[str, list[int]] = {z: [] for z in data.ZONES}
-    bankrupt_by_event: Counter[str] = Counter()
     for g in range(games):
         state, record = play(policies, seed + g, difficulty=difficulty, config=config)
         survived += not state.bankrupt
@@ -85,14 +83,7 @@ def simulate(*, games: int, seed: int, policy: str = "sensible", players: int = 
             if final[name].get("winner"):
                 opening_wins[space] += 1
         for p in state.players:
-            for c in p.companies:
-                levels_bought[c.split()[0] and _level(c)] += 1
-        for entry in state.history:
-            if entry.get("event") and "evaluation" in entry:
-                zone = data.EVENT_ZONE[entry["event"]]
-                event_effect[zone].append(entry["status"] - entry["status_start"])
-        if state.bankrupt and state.event:
-            bankrupt_by_event[state.event] += 1
+            levels_bought.update(cards.COMPANIES[c].level for c in p.companies)
     return {
         "games": games, "players": players, "policy": policy, "difficulty": difficulty,
         "cheaters": cheaters, **options,
@@ -105,57 +96,52 @@ def simulate(*, games: int, seed: int, policy: str = "sensible", players: int = 
         "levels_bought": dict(levels_bought),
         "opening_win_pct": {s: 100.0 * opening_wins[s] / n for s, n in openings.items()},
         "openings": dict(openings),
-        "round_status_change_by_zone": {z: statistics.mean(v) if v else 0.0
-                                        for z, v in event_effect.items()},
     }
 
 
-def _level(company: str) -> str:
-    from games.crisis import cards
-
-    return cards.COMPANIES[company].level
-
-
-def event_impact(*, games: int, seed: int, players: int = 4) -> dict[str, float]:
-    """Each Event's effect: the Crisis track after the round with it forced, minus without it
-    (round 3, sensible teams, same seeds); a positive number helps Axia."""
-    from games.crisis import cards
-
-    base = _round_status(games, seed, players, None)
+def event_effects(*, games: int, seed: int, players: int = 4,
+                  rnd: int = 4) -> dict[str, dict[str, float]]:
+    """Each Event's effect, as an experiment: sensible teams play to the last decision of round
+    ``rnd - 1``; from there the same game goes on once with the Event on top of every Event
+    deck and once with no Event at all. ``track``: the mean difference of the Crisis track at
+    the end of round ``rnd`` (positive helps Axia); ``bankrupt``: how many more games (in %)
+    end bankrupt."""
+    names = bot_names(players)
+    starts = []
+    for g in range(games):
+        state = new_game({"players": names}, seed + g)
+        rng = random.Random(f"bots:{seed + g}")
+        while state.phase != OVER and state.round < rnd:
+            decision = views.decisions(state)[0]
+            action = bots.act("sensible", state, decision, rng)
+            before = state.clone()
+            rules.step(state, action)
+            if state.round == rnd:
+                starts.append((before, action, seed + g))
+    baseline = [_go_on(before, action, None, s) for before, action, s in starts]
     out = {}
     for event in data.EVENT_CARDS:
-        out[event] = _round_status(games, seed, players, event) - base
-    del cards
+        runs = [_go_on(before, action, event, s) for before, action, s in starts]
+        n = max(1, len(runs))
+        out[event] = {
+            "track": sum(r[0] - b[0] for r, b in zip(runs, baseline, strict=True)) / n,
+            "bankrupt": 100.0 * sum(r[1] - b[1] for r, b in zip(runs, baseline, strict=True))
+            / n}
     return out
 
 
-def _round_status(games: int, seed: int, players: int, event: str | None) -> float:
-    total = 0.0
-    for g in range(games):
-        pins = {"events_order": {data.EVENT_ZONE[event]: [event] * 1}} if event else {}
-        zone_start = {"start": {"round": 1, "status": {data.RED: 10, data.YELLOW: 20,
-                                                       data.GREEN: 35}[data.EVENT_ZONE[event]]}}\
-            if event else {"start": {"round": 1, "status": 35}}
-        state, _record = _play_rounds(["sensible"] * players, seed + g, 2, {**pins, **zone_start})
-        total += state.status
-    return total / games
-
-
-def _play_rounds(policies: Sequence[str], seed: int, rounds: int,
-                 config: dict[str, Any]) -> tuple[GameState, list[Action]]:
-    names = bot_names(len(policies))
-    state = new_game({"players": names, **config}, seed)
-    rng = random.Random(f"bots:{seed}")
-    by_name = dict(zip(names, policies, strict=True))
-    actions: list[Action] = []
-    while state.phase != OVER and state.round <= rounds:
-        for decision in views.decisions(state):
-            action = bots.act(by_name[decision.deciders[0]], state, decision, rng)
-            rules.step(state, action)
-            actions.append(action)
-            if state.phase == OVER or state.round > rounds:
-                break
-    return state, actions
+def _go_on(before: GameState, action: Action, event: str | None,
+           seed: int) -> tuple[int, int]:
+    state = before.clone()
+    state.event_decks = {z: [event] if event else [] for z in data.ZONES}
+    rnd = state.round + 1
+    rules.step(state, action)
+    rng = random.Random(f"bots:after:{seed}")
+    while state.phase != OVER:
+        decision = views.decisions(state)[0]
+        rules.step(state, bots.act("sensible", state, decision, rng))
+    return state.history[rnd - 1]["status"] if len(state.history) >= rnd and \
+        "status" in state.history[rnd - 1] else state.status, int(state.bankrupt)
 
 
 def balance_targets(*, games: int, seed: int) -> dict[str, Any]:
@@ -187,10 +173,16 @@ def balance_targets(*, games: int, seed: int) -> dict[str, Any]:
     margin = honest["winner_margin_median"]
     targets["3c. winner's median margin"] = {"figure": margin, "band": "<= 10 VP",
                                              "met": margin <= 10}
-    zones = honest["round_status_change_by_zone"]
-    targets["4a. green rounds help more than red"] = {
-        "figure": {z: round(v, 1) for z, v in zones.items()}, "band": "green > yellow > red",
-        "met": zones[data.GREEN] > zones[data.RED]}
+    effects = event_effects(games=max(10, games // 4), seed=seed)
+    by_zone = {z: statistics.mean(effects[c.id]["track"] for c in data.EVENTS[z])
+               for z in data.ZONES}
+    targets["4a. green Events help, red ones hurt (track steps)"] = {
+        "figure": {z: round(v, 1) for z, v in by_zone.items()}, "band": "green > 0 > red",
+        "met": by_zone[data.GREEN] > 0 > by_zone[data.RED]}
+    worst = max(effects, key=lambda e: effects[e]["bankrupt"])
+    targets["4b. no Event ends the game by itself (most added bankruptcies)"] = {
+        "figure": f"{worst} +{effects[worst]['bankrupt']:.0f} %", "band": "<= 15 %",
+        "met": effects[worst]["bankrupt"] <= 15}
     return targets
 
 
