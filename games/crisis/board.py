@@ -7,6 +7,7 @@ from typing import Final
 
 from games.crisis import cards, ops
 from games.crisis.state import GameState, Player
+from games.i18n import _
 
 EMPLOYEE_SPACES: Final = tuple(f"employee-{i}" for i in range(1, cards.BOARD_EMPLOYEES + 1))
 COMPANY_SPACES: Final = tuple(f"company-{i}" for i in range(1, cards.BOARD_COMPANIES + 1))
@@ -29,6 +30,30 @@ LOCATIONS: Final = (
     ("energy-exchange", ENERGY_SPACES),
     ("exports", (EXPORTS,)),
 )
+LOCATION_NAMES: Final = {
+    "shady-business": _("Shady Business"), "government-subsidy": _("Government Subsidy"),
+    "leadership": _("Leadership"), "initiative": _("Initiative"), "loan": _("Loan"),
+    "domestic-industry": _("Domestic Industry"), "temp-employee": _("Temp Employee"),
+    "foreign-employees": _("Foreign Employees"), "employees": _("Employees"),
+    "companies": _("Companies"), "imports": _("Imports"), "energy-exchange": _("Energy Exchange"),
+    "production": _("Production"), "exports": _("Exports"),
+}
+# What each Imports and Energy Exchange space offers, in words.
+SPACE_TEXTS: Final = {
+    "import-energy": _("Import 1–2 Energy: 1 credit and 1 VP each."),
+    "import-food": _("Import 1–2 Food: 4 credits and 2 VP each."),
+    "import-minerals": _("Import 1–2 Minerals: 4 credits and 2 VP each."),
+    "import-chemicals": _("Import 1–2 Chemicals: 6 credits and 3 VP each."),
+    "import-industrials": _("Import 1–2 Industrials: 8 credits and 4 VP each."),
+    "import-machines": _("Import 1–2 Machines: 12 credits and 6 VP each."),
+    "import-basket-1": _("Import 2 Energy and 2 Minerals for 9 credits and 5 VP."),
+    "import-basket-2": _("Import 2 Energy and 2 Chemicals for 13 credits and 6 VP."),
+    "energy-1": _("Buy 1–2 Energy at 2 credits each."),
+    "energy-2": _("Buy 1–3 Energy at 3 credits each."),
+    "energy-3": _("Change 1 Food into 2 Energy."),
+    "energy-4": _("Change 1 Minerals into 2 Energy."),
+    "energy-5": _("Change 1 Chemicals into 3 Energy."),
+}
 LOCATION_OF: Final = {s: loc for loc, spaces in LOCATIONS for s in spaces}
 SPACES: Final = tuple(LOCATION_OF)
 MULTI: Final = frozenset({"shady-business", "government-subsidy"})  # any number of Managers

@@ -12,11 +12,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from games.i18n import _
+
 SOURCE: Final = "rulebook"
 
 ENERGY, FOOD, MINERALS, CHEMICALS, INDUSTRIALS, MACHINES = (
     "energy", "food", "minerals", "chemicals", "industrials", "machines")
 RESOURCES: Final = (ENERGY, FOOD, MINERALS, CHEMICALS, INDUSTRIALS, MACHINES)
+RESOURCE_NAMES: Final = {ENERGY: _("Energy"), FOOD: _("Food"), MINERALS: _("Minerals"),
+                         CHEMICALS: _("Chemicals"), INDUSTRIALS: _("Industrials"),
+                         MACHINES: _("Machines")}
 WAREHOUSE: Final = {ENERGY: 12, FOOD: 12, MINERALS: 12, CHEMICALS: 6, INDUSTRIALS: 6,
                     MACHINES: 6}
 # The price table: import (VP lost, credits paid) and export (VP, credits earned) per token;
@@ -29,6 +34,9 @@ BLACK_MARKET_LIMIT: Final = 4  # tokens of each type per player per round
 
 WORKER, FARMER, ENGINEER, BANKER = "worker", "farmer", "engineer", "banker"
 EMPLOYEE_TYPES: Final = (WORKER, FARMER, ENGINEER, BANKER)
+EMPLOYEE_NAMES: Final = {WORKER: _("Worker"), FARMER: _("Farmer"), ENGINEER: _("Engineer"),
+                         BANKER: _("Banker"), "TEMP": _("Temp Employee"),
+                         "foreign": _("Foreign Employee"), "WF": _("Worker/Farmer")}
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ DERIVED: Final = "rulebook-derived"
 
 RED, YELLOW, GREEN = "red", "yellow", "green"
 ZONES: Final = (RED, YELLOW, GREEN)
+ZONE_NAMES: Final = {RED: _("Red zone"), YELLOW: _("Yellow zone"), GREEN: _("Green zone")}
 # The Crisis track's colour zones (the board is not printed): ours. 0–14 red, 15–29 yellow,
 # 30–45 green; the game starts at 31, just inside green.
 ZONE_FLOOR: Final = {RED: 0, YELLOW: 15, GREEN: 30}
@@ -51,6 +52,7 @@ def zone(status: int) -> str:
 
 EASY, MEDIUM, DIFFICULT = "easy", "medium", "difficult"
 DIFFICULTIES: Final = (EASY, MEDIUM, DIFFICULT)
+DIFFICULTY_NAMES: Final = {EASY: _("Easy"), MEDIUM: _("Medium"), DIFFICULT: _("Difficult")}
 
 
 @dataclass(frozen=True)
