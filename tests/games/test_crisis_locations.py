@@ -206,9 +206,12 @@ def test_each_energy_exchange_space_is_one_fixed_option():
 
 
 def test_out_of_service_locations_take_no_managers():
-    state = planning(event="general-strike")
+    state = planning(event="energy-shortage")
     with pytest.raises(InvalidAction, match="Out of Service"):
         act(state, type="place", player="Blue", space="energy-1")
+    strike = planning(event="general-strike")
+    assert "temp-employee" not in decisions(strike)[0].options
+    assert "domestic-industry" not in decisions(strike)[0].options
 
 
 def test_a_resolve_must_answer_the_space_that_is_waiting():
