@@ -76,7 +76,7 @@ LEVELS_2_3_2: Final = ("I", "I", "II", "II", "II", "III", "III")
 # ("rulebook-derived"). Goals tuned by simulation (docs/engines/crisis.md, Balance).
 PLANS: Final = {p.id: p for p in (
     Plan("2-easy", (2,), EASY, LEVELS_3_2_2, (17, 22, 27, 31, 35, 40, 44)),
-    Plan("2-medium", (2,), MEDIUM, LEVELS_3_2_2, (18, 24, 30, 35, 40, 46, 51)),
+    Plan("2-medium", (2,), MEDIUM, LEVELS_3_2_2, (18, 23, 30, 34, 39, 45, 50)),
     Plan("2-difficult", (2,), DIFFICULT, LEVELS_2_3_2, (19, 25, 31, 37, 43, 49, 55)),
     Plan("3-easy", (3,), EASY, LEVELS_3_2_2, (17, 22, 27, 31, 35, 40, 44)),
     Plan("3-medium", (3,), MEDIUM, LEVELS_3_2_2, (18, 23, 30, 34, 39, 45, 50)),
