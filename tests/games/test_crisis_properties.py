@@ -16,6 +16,7 @@ from games.crisis import (
     from_dict,
     legal_actions,
     new_game,
+    replay_actions,
     summary,
     to_dict,
     view,
@@ -125,3 +126,16 @@ def test_every_open_decision_has_a_default_the_engine_accepts():
         assert decision.default is not None and decision.id
         state, _events = apply(state, decision.default if rng.random() < 0.5 else
                                bots.act("sensible", state, decision, rng))
+
+
+def test_an_invalid_action_in_a_replay_changes_nothing():
+    _state, record = play(["sensible", "greedy"], 6)
+    fresh = new_game(record["config"], record["seed"])
+    fresh, _events = replay_actions(fresh, record["actions"][:30])
+    before = fresh.clone()
+    for bad in ({"type": "produce", "player": "Team 1", "plan": [{"company": "NOPE"}]},
+                {"type": "export", "player": "Team 2", "contract": 99, "amount": 1},
+                {"type": "resolve", "player": "Team 1", "space": "loan", "choice": "x"}):
+        with pytest.raises(InvalidAction):
+            replay_actions(fresh, [bad])
+        assert fresh == before
