@@ -40,7 +40,7 @@ def begin_round(state: GameState, events: list[Event], *, event: bool = True) ->
         p.black_market = {}
     if event:
         deck = state.event_decks[data.zone(state.status)]
-        state.event = deck.pop(0) if deck else None
+        state.event = deck.pop(0) if deck else None  # a pinned null: no Event this round
         state.current["event"] = state.event
         if state.event:
             effects.resolve_event(state, events, state.event)

@@ -25,15 +25,19 @@ PLAYER_KEYS = {"credits", "vp", "loans", "penalty", "warehouse", "employees", "c
                "hand", "managers"}
 
 
-def deal(pool: Sequence[str], pinned: Any, rng: random.Random, what: str) -> list[str]:
+def deal(pool: Sequence[str], pinned: Any, rng: random.Random, what: str, *,
+         blanks: bool = False) -> list[Any]:
     """``pinned`` in order, then the rest of ``pool`` shuffled (each deck has its own
-    generator, so pinning one deck never changes another)."""
+    generator, so pinning one deck never changes another). ``blanks``: a pinned ``None`` is
+    a draw of nothing (Events: a round with no Event)."""
     rest = sorted(pool)
     if pinned is None:
         pinned = []
     if not isinstance(pinned, list):
         raise InvalidConfig(_("The pinned order of {what} must be a list."), what=what)
     for card in pinned:
+        if card is None and blanks:
+            continue
         if card not in rest:
             raise InvalidConfig(_("The pinned order of {what} names {card!r}, which is not "
                                   "left in that deck."), what=what, card=card)
@@ -127,7 +131,7 @@ def build(config: Mapping[str, Any], seed: int) -> tuple[GameState, list[Event]]
     for zone in data.ZONES:
         pool = [c.id for c in data.EVENTS[zone]]
         state.event_decks[zone] = deal(pool, events_pin.get(zone), rng(f"events:{zone}"),
-                                      f"events_order.{zone}")
+                                      f"events_order.{zone}", blanks=True)
 
     pool = list(data.INFLUENCE_DECK)
     for c in held_cards:

@@ -55,7 +55,7 @@ class GameState:
     goal_override: dict[str, int] = field(default_factory=dict)  # {"round", "goal"} (a start)
     # Decks (the next card first) and the bag.
     company_decks: dict[str, list[str]] = field(default_factory=dict)
-    event_decks: dict[str, list[str]] = field(default_factory=dict)
+    event_decks: dict[str, list[str | None]] = field(default_factory=dict)
     influence_deck: list[str] = field(default_factory=list)
     influence_discard: list[str] = field(default_factory=list)
     reshuffles: int = 0

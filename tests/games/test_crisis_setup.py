@@ -137,3 +137,9 @@ def test_the_bag_holds_the_printed_employees():
     kinds = Counter(cards.kind_of(t) for t in state.bag + state.board_employees)
     assert kinds == {"W1": 15, "F1": 4, "F2": 2, "WF": 4, "E1": 2, "E2": 5, "E3": 3,
                      "B1": 3, "B2": 2}
+
+
+def test_a_pinned_null_event_is_a_round_without_an_event():
+    state = new_game(config(2, events_order={"green": [None]}), 1)
+    assert state.event is None and state.mods == {}
+    assert [p.credits for p in state.players] == [22, 24]
