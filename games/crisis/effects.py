@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.core import PUBLIC, Action, Event, InvalidAction
+from games.core import PUBLIC, Event, InvalidAction
 from games.crisis import cards, data, ops
 from games.crisis.state import GameState, Player
 from games.i18n import _
@@ -133,7 +133,3 @@ def play_influence(state: GameState, events: list[Event], p: Player,
     elif kind == "press":
         ops.gain_vp(state, events, state.player(target), -value, "influence")
 
-
-def influence_action_fields() -> dict[str, Action]:
-    """An example action per card (documentation and bots)."""
-    return {c: {"type": "influence", "card": c} for c in data.INFLUENCE}

@@ -8,17 +8,27 @@ to zero, and ``balances`` equals the sum of the transfer events.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
-from games.core import PUBLIC, Event
+from games.core import PUBLIC, Event, InvalidAction
 from games.crisis import cards, data
 from games.crisis.state import GameState, Player
+from games.i18n import _
 
 BANK = "bank"
 
 
 def account(name: str) -> str:
     return f"player:{name}"
+
+
+def acting_player(state: GameState, action: Mapping[str, Any]) -> Player:
+    """The player an action names, or ``InvalidAction``."""
+    name = action.get("player")
+    if not isinstance(name, str) or name not in state.names:
+        raise InvalidAction(_("There is no player called {name!r}."), name=name)
+    return state.player(name)
 
 
 def transfer(state: GameState, events: list[Event], p: Player, amount: int, reason: str,

@@ -1,5 +1,7 @@
-"""The Crisis round as a pure state machine: Event, Loan Interest, Planning, Operations
-(4.1–4.14), Evaluation, the End of the Round and the end of the game.
+"""The Crisis round as a pure state machine: Planning, Operations 4.1–4.13, the actions
+allowed at any time, and the dispatch (``step``, ``apply``, ``replay_actions``). The round's
+frame (Event, Interest, Evaluation, End of Round, end of game) is in ``rounds.py``; Exports
+(4.14) in ``exports.py``.
 
 A record holds decisions only: ``place``, ``resolve``, ``produce``, ``export``,
 ``black_market``, ``pass``, plus ``repay`` and ``influence`` (allowed whenever the game waits).
@@ -13,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from games.core import PUBLIC, Action, Event, InvalidAction
-from games.crisis import board, cards, data, effects, ops, production
+from games.crisis import board, cards, effects, exports, ops, production, rounds
 from games.crisis.state import (
     EXPORTS,
     OPERATIONS,
@@ -28,62 +30,7 @@ from games.i18n import _
 GAME_ID = "crisis"
 
 
-# --------------------------------------------------------------------------- round start
-
-
-def begin_round(state: GameState, events: list[Event], *, event: bool = True) -> None:
-    """Phases 1–3: the Event, Loan Interest, then Planning waits for the first Manager."""
-    state.history.append({"round": state.round, "level": state.levels[state.round - 1],
-                          "goal": state.goals[state.round - 1], "status_start": state.status})
-    events.append({"type": "round", "audience": PUBLIC, "round": state.round})
-    for p in state.players:
-        p.black_market = {}
-    if event:
-        deck = state.event_decks[data.zone(state.status)]
-        state.event = deck.pop(0) if deck else None  # a pinned null: no Event this round
-        state.current["event"] = state.event
-        if state.event:
-            effects.resolve_event(state, events, state.event)
-        else:
-            effects.set_mods(state, None)
-        for name in state.order:
-            p = state.player(name)
-            if p.loans:
-                ops.pay(state, events, p, ops.interest(state) * p.loans, "interest")
-    state.current["goal"] = ops.goal(state)
-    start_planning(state)
-
-
-def start_planning(state: GameState) -> None:
-    state.phase = PLANNING
-    state.placements = {}
-    state.exports = []
-    state.placed = 0
-
-
-def managers_placed(state: GameState, name: str) -> int:
-    return sum(names.count(name) for names in state.placements.values())
-
-
-def next_placer(state: GameState) -> str | None:
-    """Round-robin in turn order: the player with Managers left who has placed the fewest."""
-    best: tuple[int, int] | None = None
-    who = None
-    for i, name in enumerate(state.order):
-        placed = managers_placed(state, name)
-        if placed < state.player(name).managers and (best is None or (placed, i) < best):
-            best, who = (placed, i), name
-    return who
-
-
 # --------------------------------------------------------------------------- helpers
-
-
-def _player(state: GameState, action: Mapping[str, Any]) -> Player:
-    name = action.get("player")
-    if not isinstance(name, str) or name not in state.names:
-        raise InvalidAction(_("There is no player called {name!r}."), name=name)
-    return state.player(name)
 
 
 def space_free(state: GameState, space: str, p: Player) -> str | None:
@@ -121,12 +68,12 @@ def legal_spaces(state: GameState, p: Player) -> list[str]:
 
 
 def _place(state: GameState, events: list[Event], action: Mapping[str, Any]) -> None:
-    p = _player(state, action)
+    p = ops.acting_player(state, action)
     if state.phase != PLANNING:
         raise InvalidAction(_("Managers are placed only during Planning."))
-    if next_placer(state) != p.name:
+    if rounds.next_placer(state) != p.name:
         raise InvalidAction(_("It is {name}'s turn to place a Manager."),
-                            name=next_placer(state))
+                            name=rounds.next_placer(state))
     space = action.get("space")
     reason = space_free(state, space, p) if isinstance(space, str) else \
         _("Name the action space as a string, e.g. 'government-subsidy'.")
@@ -138,7 +85,7 @@ def _place(state: GameState, events: list[Event], action: Mapping[str, Any]) -> 
     state.placed += 1
     events.append({"type": "placed", "audience": PUBLIC, "round": state.round,
                    "player": p.name, "space": space})
-    if next_placer(state) is None:
+    if rounds.next_placer(state) is None:
         start_operations(state, events)
 
 
@@ -176,7 +123,7 @@ def advance(state: GameState, events: list[Event]) -> None:
         state.turn = 0
         state.current["exports"] = list(state.exports)
     if state.phase == EXPORTS and not state.exports:
-        evaluate(state, events)
+        rounds.evaluate(state, events)
 
 
 def _automatic(state: GameState, events: list[Event], space: str, p: Player) -> None:
@@ -222,7 +169,7 @@ def _automatic(state: GameState, events: list[Event], space: str, p: Player) -> 
 
 
 def _resolve(state: GameState, events: list[Event], action: Mapping[str, Any]) -> None:
-    p = _player(state, action)
+    p = ops.acting_player(state, action)
     if state.phase != OPERATIONS or not state.steps:
         raise InvalidAction(_("No reserved space is waiting to be resolved."))
     space, name = state.steps[0]
@@ -292,7 +239,7 @@ def _carry_out(state: GameState, events: list[Event], space: str, p: Player,
 
 
 def _produce(state: GameState, events: list[Event], action: Mapping[str, Any]) -> None:
-    p = _player(state, action)
+    p = ops.acting_player(state, action)
     if state.phase != PRODUCTION:
         raise InvalidAction(_("It is not the Production phase."))
     if p.name in state.produced:
@@ -314,111 +261,11 @@ def _produce(state: GameState, events: list[Event], action: Mapping[str, Any]) -
     advance(state, events)
 
 
-# --------------------------------------------------------------------------- exports
-
-
-def _export_turn(state: GameState, action: Mapping[str, Any]) -> Player:
-    p = _player(state, action)
-    if state.phase != EXPORTS:
-        raise InvalidAction(_("It is not the Exports phase."))
-    if state.exports[state.turn] != p.name:
-        raise InvalidAction(_("It is {name}'s turn on Exports."), name=state.exports[state.turn])
-    return p
-
-
-def _amount(action: Mapping[str, Any]) -> int:
-    amount = action.get("amount")
-    if not isinstance(amount, int) or isinstance(amount, bool) or amount < 1:
-        raise InvalidAction(_("'amount' must be a whole number of tokens, at least 1."))
-    return amount
-
-
-def contract_slot(state: GameState, contract: Any) -> int:
-    """A current contract by its space (0–7) or its kind (``"food-4"``: the leftmost one)."""
-    current = cards.CONTRACT_ROWS * (cards.CONTRACT_COLUMNS - 1)
-    if isinstance(contract, int) and not isinstance(contract, bool):
-        if 0 <= contract < current and state.market[contract]:
-            return contract
-    elif isinstance(contract, str):
-        for i in range(current):
-            if state.market[i] == contract:
-                return i
-    raise InvalidAction(_("There is no current Export Contract {contract!r}."),
-                        contract=contract)
-
-
-def _log(state: GameState, move: dict[str, Any]) -> None:
-    state.current.setdefault("export_log", []).append(move)
-
-
-def _next_turn(state: GameState) -> None:
-    state.turn = (state.turn + 1) % len(state.exports)
-
-
-def _export(state: GameState, events: list[Event], action: Mapping[str, Any]) -> None:
-    p = _export_turn(state, action)
-    slot = contract_slot(state, action.get("contract"))
-    resource, most = cards.contract_parts(state.market[slot] or "")
-    amount = _amount(action)
-    if amount > most:
-        raise InvalidAction(_("This contract takes at most {n} tokens."), n=most)
-    if p.warehouse[resource] < amount:
-        raise InvalidAction(_("You have only {have} {resource}."),
-                            have=p.warehouse[resource], resource=resource)
-    contract = state.market[slot]
-    state.market[slot] = None
-    ops.spend(state, events, p, resource, amount, "export")
-    ops.gain_vp(state, events, p, cards.EXPORT_PRICE[resource][0] * amount, "export")
-    ops.transfer(state, events, p, ops.export_credits(state, resource) * amount, "export",
-                 contract=contract)
-    events.append({"type": "exported", "audience": PUBLIC, "round": state.round,
-                   "player": p.name, "contract": contract, "amount": amount})
-    _log(state, {"player": p.name, "move": "export", "contract": contract, "amount": amount})
-    _next_turn(state)
-
-
-def _black_market(state: GameState, events: list[Event], action: Mapping[str, Any]) -> None:
-    p = _export_turn(state, action)
-    resource = action.get("resource")
-    if resource not in cards.EXPORT_PRICE:
-        raise InvalidAction(_("The black market buys Food, Minerals, Chemicals, Industrials or "
-                              "Machines."))
-    amount = _amount(action)
-    left = ops.black_market_limit(state) - p.black_market.get(resource, 0)
-    if amount > left:
-        raise InvalidAction(_("You may sell only {n} more {resource} on the black market this "
-                              "round."), n=max(0, left), resource=resource)
-    if p.warehouse[resource] < amount:
-        raise InvalidAction(_("You have only {have} {resource}."),
-                            have=p.warehouse[resource], resource=resource)
-    p.black_market[resource] = p.black_market.get(resource, 0) + amount
-    ops.spend(state, events, p, resource, amount, "black-market")
-    ops.transfer(state, events, p, 2 * ops.export_credits(state, resource) * amount,
-                 "black-market")
-    events.append({"type": "black_market", "audience": PUBLIC, "round": state.round,
-                   "player": p.name, "resource": resource, "amount": amount})
-    _log(state, {"player": p.name, "move": "black_market", "resource": resource,
-                 "amount": amount})
-    _next_turn(state)
-
-
-def _pass(state: GameState, events: list[Event], action: Mapping[str, Any]) -> None:
-    p = _export_turn(state, action)
-    state.exports.pop(state.turn)
-    events.append({"type": "passed", "audience": PUBLIC, "round": state.round,
-                   "player": p.name})
-    _log(state, {"player": p.name, "move": "pass"})
-    if state.exports:
-        state.turn %= len(state.exports)
-    else:
-        evaluate(state, events)
-
-
 # --------------------------------------------------------------------------- any time
 
 
 def _repay(state: GameState, events: list[Event], action: Mapping[str, Any]) -> None:
-    p = _player(state, action)
+    p = ops.acting_player(state, action)
     if p.loans == 0:
         raise InvalidAction(_("You have no loan to pay back."))
     if p.credits < cards.LOAN_CREDITS:
@@ -428,69 +275,16 @@ def _repay(state: GameState, events: list[Event], action: Mapping[str, Any]) -> 
 
 
 def _influence(state: GameState, events: list[Event], action: Mapping[str, Any]) -> None:
-    p = _player(state, action)
+    p = ops.acting_player(state, action)
     effects.check_influence(state, p, action)
     effects.play_influence(state, events, p, action)
 
 
-# --------------------------------------------------------------------------- evaluation
-
-
-def evaluate(state: GameState, events: list[Event]) -> None:
-    """Phase 5, then the end of the game or the End of the Round and the next round."""
-    goal = ops.goal(state)
-    diffs = {p.name: p.vp - goal for p in state.players}
-    delta = sum(diffs.values())
-    state.goal_met = {name: d >= 0 for name, d in diffs.items()}
-    state.current["evaluation"] = {"goal": goal, "vp": {p.name: p.vp for p in state.players},
-                                   "differences": diffs, "delta": delta}
-    effects.move_status(state, events, delta, "evaluation")
-    state.current["status"] = state.status
-    if state.round in cards.EVALUATION_INFLUENCE_ROUNDS:
-        for name in state.order:
-            if state.goal_met[name]:
-                ops.draw_influence(state, events, state.player(name), "goal")
-    if state.status < 0 or state.round == cards.ROUNDS:
-        state.bankrupt = state.status < 0
-        state.phase = OVER
-        events.append({"type": "game_over", "audience": PUBLIC, "round": state.round,
-                       "bankrupt": state.bankrupt})
-        return
-    end_of_round(state, events)
-    state.round += 1
-    deal_companies(state)
-    begin_round(state, events)
-
-
-def end_of_round(state: GameState, events: list[Event]) -> None:
-    if state.temp_holder:
-        state.player(state.temp_holder).employees.remove(cards.TEMP)
-        state.temp_holder = None
-    state.board_employees = [state.bag.pop(0) if state.bag else None
-                             for _i in range(cards.BOARD_EMPLOYEES)]
-    rows = cards.CONTRACT_ROWS
-    state.market = [*state.market[rows:], *(draw_contract(state) for _i in range(rows))]
-    events.append({"type": "end_of_round", "audience": PUBLIC, "round": state.round})
-
-
-def draw_contract(state: GameState) -> str | None:
-    """"The next available" contract: the Level I stack, then Level II, then Level III."""
-    for level in cards.LEVELS:
-        if state.contract_stacks[level]:
-            return state.contract_stacks[level].pop(0)
-    return None
-
-
-def deal_companies(state: GameState) -> None:
-    deck = state.company_decks[state.levels[state.round - 1]]
-    state.board_companies = [deck.pop(0) if deck else None for _i in range(cards.BOARD_COMPANIES)]
-
-
 # --------------------------------------------------------------------------- dispatch
 
-HANDLERS = {"place": _place, "resolve": _resolve, "produce": _produce, "export": _export,
-            "black_market": _black_market, "pass": _pass, "repay": _repay,
-            "influence": _influence}
+HANDLERS = {"place": _place, "resolve": _resolve, "produce": _produce,
+            "export": exports.export, "black_market": exports.black_market,
+            "pass": exports.pass_turn, "repay": _repay, "influence": _influence}
 
 
 def step(state: GameState, action: Action) -> list[Event]:

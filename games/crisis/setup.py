@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.core import Event, InvalidConfig
-from games.crisis import cards, data, effects, ops, rules
+from games.crisis import cards, data, effects, ops, rounds, rules
 from games.crisis.state import EXPORTS, PLANNING, PRODUCTION, GameState, Player
 from games.i18n import _
 
@@ -167,7 +167,7 @@ def build(config: Mapping[str, Any], seed: int) -> tuple[GameState, list[Event]]
 
     rnd = _whole(start.get("round", 1), "round", 1, cards.ROUNDS)
     state.round = rnd
-    drawn = [rules.draw_contract(state)
+    drawn = [rounds.draw_contract(state)
              for _i in range(cards.CONTRACT_ROWS * cards.CONTRACT_COLUMNS + 4 * (rnd - 1))]
     contracts = _list(board.get("contracts"), 12, "contracts")
     for c in contracts or []:
@@ -182,7 +182,7 @@ def build(config: Mapping[str, Any], seed: int) -> tuple[GameState, list[Event]]
     if board_companies is not None:
         state.board_companies = list(board_companies)
     else:
-        rules.deal_companies(state)
+        rounds.deal_companies(state)
     if board_tiles is not None:
         state.board_employees = on_board
     else:
@@ -299,12 +299,12 @@ def _begin(state: GameState, events: list[Event], start: Mapping[str, Any]) -> N
         if event is not None:
             raise InvalidConfig(_("'start.event' is for a start after the Event; pin the "
                                   "Event deck with 'events_order' instead."))
-        rules.begin_round(state, events)
+        rounds.begin_round(state, events)
         return
     for deck in state.event_decks.values():
         if event in deck:
             deck.remove(event)
-    rules.begin_round(state, events, event=False)
+    rounds.begin_round(state, events, event=False)
     state.event = event
     state.current["event"] = event
     effects.set_mods(state, event)
@@ -320,7 +320,7 @@ def _begin(state: GameState, events: list[Event], start: Mapping[str, Any]) -> N
     state.placements = {"exports": list(exports)} if exports else {}
     if phase == "evaluation":
         state.exports = []
-        rules.evaluate(state, events)
+        rounds.evaluate(state, events)
         return
     state.phase = PRODUCTION
     state.produced = [p.name for p in state.players if not p.companies] \

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.core import MASTER_AUDIENCE, PUBLIC, TEAM, Action, Decision, InvalidAction
-from games.crisis import board, cards, data, ops, production, rules
+from games.crisis import board, cards, data, effects, ops, production, rounds, rules
 from games.crisis.state import EXPORTS, OPERATIONS, OVER, PLANNING, PRODUCTION, GameState, Player
 from games.i18n import _
 
@@ -21,7 +21,7 @@ DEFAULT_SPACE = "government-subsidy"
 
 def decisions(state: GameState) -> list[Decision]:
     if state.phase == PLANNING:
-        name = rules.next_placer(state)
+        name = rounds.next_placer(state)
         if name is None:
             return []
         p = state.player(name)
@@ -110,8 +110,6 @@ def export_moves(state: GameState, p: Player) -> list[Action]:
 
 
 def influence_plays(state: GameState, p: Player) -> list[Action]:
-    from games.crisis import effects
-
     plays = []
     for card in sorted(set(p.hand)):
         targets: list[str | None] = [n for n in state.names if n != p.name] \
