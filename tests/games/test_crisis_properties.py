@@ -139,3 +139,23 @@ def test_an_invalid_action_in_a_replay_changes_nothing():
         with pytest.raises(InvalidAction):
             replay_actions(fresh, [bad])
         assert fresh == before
+
+
+PLAY = """
+import json
+from games.crisis.simulate import play
+print(json.dumps([play(["sensible", "greedy", "random"], s)[1] for s in range(2)]))
+"""
+
+
+def test_the_same_game_comes_out_the_same_in_another_process():
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    runs = [subprocess.run([sys.executable, "-c", PLAY], cwd=root, capture_output=True,
+                           text=True, check=True,
+                           env={**os.environ, "PYTHONHASHSEED": h}).stdout for h in "12"]
+    assert runs[0] == runs[1] and json.loads(runs[0])
