@@ -94,9 +94,12 @@ def test_everyone_can_lose_a_bankrupt_game():
 
 
 def test_ties_go_to_most_credits_then_fewest_penalties_then_most_company_vp():
-    tied = evaluating([30, 30], n=2, round=7, status=40, goal=10,
-                      extra={"Blue": {"credits": 9}, "Red": {"credits": 7}})
-    assert summary(tied)["winners"] == ["Blue"]  # both get 1 VP for credits; 9 > 7
+    # 30 + 10 // 5 = 31 + 9 // 5: credits are compared before the exchange (10 > 9), not
+    # what is left after it (0 < 4)
+    tied = evaluating([30, 31], n=2, round=7, status=40, goal=10,
+                      extra={"Blue": {"credits": 10}, "Red": {"credits": 9}})
+    assert scores(tied)["Blue"]["score"] == scores(tied)["Red"]["score"] == 32
+    assert summary(tied)["winners"] == ["Blue"]
     pens = evaluating([32, 31], n=2, round=7, status=40, goal=10,
                       extra={"Blue": {"credits": 5, "penalty": 2},
                              "Red": {"credits": 5, "penalty": 1}})

@@ -228,3 +228,20 @@ def test_an_event_payment_beyond_the_players_credits_becomes_penalty_tiles():
     state = staged(2, round=3, status=5, players={"Blue": {"credits": 1}},
                    pins={"events_order": {"red": ["bank-run"]}})
     assert state.player("Blue").credits == 0 and state.player("Blue").penalty == 2
+
+
+def test_vp_may_reach_exactly_zero_by_an_import_or_a_loan():
+    state = planning(players={"Blue": {"vp": 5}})
+    place_all(state, "loan", "government-subsidy", "import-minerals")
+    assert state.player("Blue").vp == 4
+    assert decisions(state)[0].options == ("1", "2", "refuse")  # 2 Minerals cost all 4 VP
+    resolve(state, "2")
+    assert state.player("Blue").vp == 0 and state.player("Blue").warehouse["minerals"] == 2
+
+
+def test_a_player_who_can_buy_energy_may_refuse_and_takes_the_penalty():
+    state = planning()
+    place_all(state, "energy-1")
+    assert decisions(state)[0].options == ("1", "2", "refuse")
+    resolve(state, "refuse")
+    assert state.player("Blue").penalty == 1 and state.player("Blue").warehouse["energy"] == 0
