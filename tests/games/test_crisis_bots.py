@@ -2,7 +2,7 @@
 
 import random
 
-from crisis_helpers import config
+from test_crisis_helpers import config
 
 from games.crisis import bots, decisions, legal_actions, new_game, rules
 from games.crisis.simulate import balance_targets, format_report, play, simulate

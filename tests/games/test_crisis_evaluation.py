@@ -1,6 +1,6 @@
 """5. Evaluation, the End of the Round, and the end of the game (surviving or bankruptcy)."""
 
-from crisis_helpers import act, staged
+from test_crisis_helpers import act, staged
 
 from games.crisis import cards, scores, summary
 from games.crisis.state import OVER

@@ -1,7 +1,7 @@
 """4.14 Exports: the rulebook's example, contracts, the black market and the rotation."""
 
 import pytest
-from crisis_helpers import act, staged
+from test_crisis_helpers import act, staged
 
 from games.core import InvalidAction
 from games.crisis import decisions

@@ -1,7 +1,7 @@
 """Influence cards (our edition): one per player per round, their effects, their checks."""
 
 import pytest
-from crisis_helpers import act, staged
+from test_crisis_helpers import act, staged
 
 from games.core import InvalidAction
 from games.crisis import data

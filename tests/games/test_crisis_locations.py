@@ -1,7 +1,7 @@
 """Planning (3.) and every Operations location (4.1–4.12), with their Penalty tiles."""
 
 import pytest
-from crisis_helpers import act, events_of, staged
+from test_crisis_helpers import act, events_of, staged
 
 from games.core import InvalidAction
 from games.crisis import decisions

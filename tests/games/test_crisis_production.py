@@ -1,7 +1,7 @@
 """4.13 Production: the rulebook's examples, Employees, inputs and Warehouse limits."""
 
 import pytest
-from crisis_helpers import act, events_of, staged
+from test_crisis_helpers import act, events_of, staged
 
 from games.core import InvalidAction
 from games.crisis import preview_production

@@ -4,7 +4,7 @@ import json
 import random
 
 import pytest
-from crisis_helpers import config
+from test_crisis_helpers import config
 
 from games.core import InvalidAction, replay
 from games.crisis import (

@@ -3,7 +3,7 @@
 from collections import Counter
 
 import pytest
-from crisis_helpers import NAMES, config, staged
+from test_crisis_helpers import NAMES, config, staged
 
 from games.core import InvalidConfig, replay
 from games.crisis import cards, data, new_game, view
