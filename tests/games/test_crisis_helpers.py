@@ -1,5 +1,5 @@
 """Builders for Crisis tests (no tests here): staged situations (the documented ``start``
-driver that answers every open decision with a bot."""
+config) and a driver that answers every open decision with a bot."""
 
 from __future__ import annotations
 
