@@ -1,0 +1,41 @@
+"""*Crisis* (Pantelis Bouboulis & Sotiris Tsantilas; LudiCreations) as a pure rules engine.
+
+The engine API (see ``games.core`` and ``docs/engines/crisis.md``): ``new_game``, ``apply``,
+``replay_actions``, ``legal_actions``, ``decisions``, ``player_view``, ``public_view``,
+``view``, ``balances``, ``is_over``, ``scores``, ``summary``, ``to_dict``/``from_dict`` and
+``preview_production``.
+"""
+
+from games.crisis.production import preview_production
+from games.crisis.rules import GAME_ID, apply, is_over, replay_actions
+from games.crisis.setup import new_game
+from games.crisis.state import from_dict, to_dict
+from games.crisis.views import (
+    balances,
+    decisions,
+    legal_actions,
+    player_view,
+    public_view,
+    scores,
+    summary,
+    view,
+)
+
+__all__ = [
+    "GAME_ID",
+    "apply",
+    "balances",
+    "decisions",
+    "from_dict",
+    "is_over",
+    "legal_actions",
+    "new_game",
+    "player_view",
+    "preview_production",
+    "public_view",
+    "replay_actions",
+    "scores",
+    "summary",
+    "to_dict",
+    "view",
+]
