@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
+import games.austerity
 import games.state_in_class
 
 if TYPE_CHECKING:
     from games.core import Engine
 
 ENGINES: dict[str, Engine] = {
+    games.austerity.GAME_ID: cast("Engine", games.austerity),
     games.state_in_class.GAME_ID: cast("Engine", games.state_in_class),
 }
