@@ -72,7 +72,18 @@ class GameState:
         return self.history[-1]
 
     def clone(self) -> GameState:
-        return from_dict(to_dict(self))
+        """A copy that shares nothing mutable with this state (past years are never changed
+        again, so their history entries are shared; this year's is copied)."""
+        new = copy.copy(self)
+        new.tracks, new.bag, new.used = dict(self.tracks), dict(self.bag), dict(self.used)
+        new.current, new.pair = list(self.current), list(self.pair)
+        new.institutions = {k: Institution(v.cuts, v.funded) for k, v in self.institutions.items()}
+        new.policies, new.fixed_policies = dict(self.policies), list(self.fixed_policies)
+        new.history = list(self.history)
+        if new.history:
+            last = self.history[-1]
+            new.history[-1] = {**last, "log": list(last["log"])}
+        return new
 
 
 def cube_counts(state: GameState) -> dict[str, dict[str, int]]:
