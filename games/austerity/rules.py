@@ -85,8 +85,9 @@ def _check(state: GameState, action: Action) -> tuple[str, Choice]:
         if not options:
             raise InvalidAction(_("No actions now: the bag is empty until next year."))
     elif kind != state.stage:
-        raise InvalidAction(_("The game is waiting for a {stage!r} decision, not {type!r}."),
-                            stage=state.stage, type=kind)
+        raise InvalidAction(
+            _("The game is waiting for a decision of type {stage!r}, not {type!r}."),
+            stage=state.stage, type=kind)
     else:
         options = stage_options(state)
     if name not in options:
