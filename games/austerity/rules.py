@@ -114,7 +114,7 @@ def check_pin(state: GameState) -> None:
     for colour in set(pin):
         if pin.count(colour) > state.bag[colour]:
             raise InvalidAction(
-                _("Pinned draw {n} names {count} {colour} cubes, but the bag holds {have}."),
+                _("Pinned draw {n} names {count} cubes of {colour!r}, but the bag holds {have}."),
                 n=state.draws_done + 1, count=pin.count(colour), colour=colour,
                 have=state.bag[colour])
 
