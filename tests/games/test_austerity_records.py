@@ -4,6 +4,7 @@ errors, decisions and views (docs/engines/austerity.md)."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -70,8 +71,8 @@ def test_a_wrong_decision_in_a_record_reports_its_index_and_reason():
 def test_a_pinned_draw_naming_a_cube_no_longer_in_the_bag_is_refused():
     record = {"game": "austerity", "seed": 1, "config": {"draws": [["income", "income"]]},
               "actions": [{"type": "draw"}]}
-    with pytest.raises(ReplayError, match="action 0: Pinned draw 1 names 2 cubes of .income., but "
-                                          "the bag holds 1"):
+    reason = "action 0: Pinned draw 1 names 2 cubes of 'income', but the bag holds 1."
+    with pytest.raises(ReplayError, match=re.escape(reason)):
         replay(record)
 
 
