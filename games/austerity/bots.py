@@ -55,6 +55,7 @@ WEIGHTS: dict[str, float] = {
     "crime_cap": 5,  # Raise Taxes at the start of a year while fewer Crime cubes are in play
     "pay": 1,  # 1: Pay Loan whenever it is possible
     "to_used": 1,  # 1: Income cubes go to Used (back in the bag next year) in Economic Crash
+    "olympics_from": 5,  # Olympics: from this year on, Income goes to the box even with Debt
 }
 
 
@@ -80,7 +81,7 @@ def score(state: GameState, w: dict[str, float] = WEIGHTS) -> float:
     if state.scenario == data.ORGANISED_CRIME:
         value -= 3.0 * crime
     elif state.scenario == data.OLYMPICS:
-        value += 4.0 * state.olympics + 1.5 * min(state.tracks[data.SAFETY], 7)
+        value += 1.5 * min(state.tracks[data.SAFETY], 7)
     elif state.scenario == data.WAR_FOOTING and state.war is not None:
         value += 6.0 * state.war + (5.0 if state.war_fed else 0.0)
     return value
@@ -128,16 +129,38 @@ def sensible_policy(state: GameState, rng: random.Random, act: bool = True,
 
 
 def _plan(state: GameState, legal: list[Action], w: dict[str, float]) -> Action | None:
-    """The strategy: Raise Taxes at the start of a year while Crime is scarce (more Income
-    in the bag means more Early Repayments), and Pay Loan whenever it can."""
+    """The strategy, before the one-step lookahead:
+
+    - War Footing: Feed the War as soon as it can, every year;
+    - Raise Taxes at the start of a year while few Crime cubes are in play (more Income in the
+      bag means more Early Repayments), only in Economic Crash and War Footing (Organised
+      Crime's win is no Crime; the Olympics start with low Public Safety);
+    - Pay Loan whenever it can (every Debt cube gone is one fewer Cuts for ever);
+    - Olympics: once the Debt is paid off (or from year 5), Income goes to the Olympics box
+      until it holds enough.
+    """
+    feed = [a for a in legal if a["type"] == "action" and a["choice"].startswith(data.FEED_WAR)]
+    if feed:
+        return feed[0]
     crime = state.bag[data.CRIME] + state.used[data.CRIME] + state.current.count(data.CRIME)
     taxes = {"type": "action", "choice": data.RAISE_TAXES}
-    if state.stage == "draw" and state.draw == 0 and crime < w["crime_cap"] and taxes in legal:
+    cap = w["crime_cap"] if state.scenario in (data.ECONOMIC_CRASH, data.WAR_FOOTING) else 0
+    if state.stage == "draw" and state.draw == 0 and crime < cap and taxes in legal:
         return taxes
     pay = {"type": "action", "choice": data.PAY_LOAN}
     if w["pay"] and pay in legal:
         return pay
+    box = {"type": "income", "choice": "olympics"}
+    if box in legal and state.olympics < _goal_level(state):
+        debt = state.bag[data.DEBT] + state.used[data.DEBT] + state.current.count(data.DEBT)
+        if debt == 0 or state.year >= w["olympics_from"]:
+            return box
     return None
+
+
+def _goal_level(state: GameState) -> int:
+    level = "easy" if state.difficulty == data.EASIER else state.difficulty
+    return data.SCENARIOS[state.scenario].levels[data.DIFFICULTIES.index(level)]
 
 
 def _kick(state: GameState, w: dict[str, float]) -> float | None:

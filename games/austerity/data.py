@@ -310,23 +310,20 @@ POLICY_CARDS: dict[str, PolicyCard] = {c.id: c for c in (
              ("event", "welfare+welfare"), (("track", EMPLOYMENT, 2), ("track", HEALTH, -1))))),
     PolicyCard("tax", _("Tax"), (
         Face("high-taxes", _("High Taxes"),
-             _("Raise Taxes adds two Income cubes and a Crime cube to the bag, and costs "
-               "1 Popularity."),
-             ("action", RAISE_TAXES),
-             (("add_bag", INCOME, 2), ("add_bag", CRIME, 1), ("track", POPULARITY, -1))),
+             _("Raise Taxes adds two Income cubes and two Crime cubes to the bag."),
+             ("action", RAISE_TAXES), (("add_bag", INCOME, 2), ("add_bag", CRIME, 2))),
         Face("low-taxes", _("Low Taxes"),
-             _("Raise Taxes adds one Income cube to the bag and costs 1 Wealth, with no "
-               "Crime cube."),
-             ("action", RAISE_TAXES), (("add_bag", INCOME, 1), ("track", WEALTH, -1))))),
+             _("Raise Taxes adds one Income cube to the bag and one Crime cube to Used."),
+             ("action", RAISE_TAXES), (("add_bag", INCOME, 1), ("add", CRIME, 1))))),
     PolicyCard("ownership", _("Public Ownership"), (
         Face("nationalised", _("Nationalised Industry"),
              _("Economic Downturn: lose 2 Wealth and 1 Popularity, but no institution suffers "
                "Cuts."),
              ("event", "debt+debt"), (("track", WEALTH, -2), ("track", POPULARITY, -1))),
         Face("privatised", _("Privatised Industry"),
-             _("Pay Loan removes one Income cube and one Debt cube, and costs 1 Employment."),
+             _("Pay Loan removes one Income cube and one Debt cube, and costs 1 Popularity."),
              ("action", PAY_LOAN),
-             (("remove", INCOME, 1), ("remove", DEBT, 1), ("track", EMPLOYMENT, -1))))),
+             (("remove", INCOME, 1), ("remove", DEBT, 1), ("track", POPULARITY, -1))))),
     PolicyCard("central-bank", _("Central Bank"), (
         Face("independent-bank", _("Independent Central Bank"),
              _("Early Repayments: spending an Income cube to remove the Debt cube also gives "
@@ -334,8 +331,8 @@ POLICY_CARDS: dict[str, PolicyCard] = {c.id: c for c in (
              ("option", "debt+income:repay"), (("spend", 1), ("remove", DEBT, 1), ("track", WEALTH, 1))),
         Face("state-bank", _("State-Run Central Bank"),
              _("Borrow Money adds three Income cubes to Used and a Debt cube to the bag, and "
-               "costs 1 Wealth."),
-             ("action", BORROW), (("add", INCOME, 3), ("add_bag", DEBT, 1), ("track", WEALTH, -1))))),
+               "costs 2 Wealth."),
+             ("action", BORROW), (("add", INCOME, 3), ("add_bag", DEBT, 1), ("track", WEALTH, -2))))),
 )}
 FACES: dict[str, tuple[str, Face]] = {f.id: (c.id, f) for c in POLICY_CARDS.values()
                                       for f in c.faces}

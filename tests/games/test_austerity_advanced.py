@@ -166,7 +166,7 @@ def test_a_policy_face_replaces_the_rule_it_names():
     state = play(game(["security", "crime"], policies={"policing": "police-state"}), "draw")
     assert state.tracks["popularity"] == 4 and state.stage == "draw"  # no choice any more
     state = play(game(policies={"tax": "high-taxes"}), "action:raise-taxes")
-    assert state.bag["income"] == 3 and state.tracks["popularity"] == 4
+    assert state.bag["income"] == 3 and state.bag["crime"] == 4
 
 
 def test_a_policy_face_can_change_one_option_of_an_event():
