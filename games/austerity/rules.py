@@ -381,6 +381,10 @@ def new_year(state: GameState, events: list[Event]) -> None:
     state.stage = DRAW
     state.history.append(year_entry(state))
     events.append({"type": "year_start", "audience": PUBLIC, "year": state.year})
+    if not sum(state.bag.values()):
+        # Every cube is out of the bag (removed, banked or in the Olympics box): a year with
+        # nothing to draw ends at once, with no actions (the bag is empty).
+        year_end(state, events)
 
 
 def year_entry(state: GameState) -> dict[str, Any]:

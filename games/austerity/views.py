@@ -79,7 +79,8 @@ def board(state: GameState) -> dict[str, Any]:
     level = scenario.levels[data.DIFFICULTIES.index(
         "easy" if state.difficulty == data.EASIER else state.difficulty)]
     return {
-        "game": GAME_ID, "year": state.year, "draw": state.draw, "stage": state.stage,
+        "game": GAME_ID, "player": PLAYER, "year": state.year, "draw": state.draw,
+        "stage": state.stage,
         "over": state.stage == OVER, "result": state.result, "reason": state.reason,
         "scenario": state.scenario, "difficulty": state.difficulty, "country": state.country,
         "goal": {"text": scenario.goal, "params": {"level": level}},

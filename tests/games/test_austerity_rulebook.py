@@ -357,3 +357,10 @@ def test_treasury_income_is_not_counted_as_a_cube_in_used_at_year_end():
     state = play(game(["security", "security"], **staged(bag={"security": 2}, treasury=3)),
                  "draw")
     assert state.result == "won" and state.treasury == 3
+
+
+def test_a_year_that_starts_with_an_empty_bag_ends_at_once():
+    # The last pair is removed and its Income banked: nothing goes back into the bag.
+    state = play(game(["crime", "income"], scenario="olympics", **staged(
+        bag={"crime": 1, "income": 1}, tracks={"employment": 4})), "draw", "event:remove")
+    assert state.year == 8 and state.result == "lost" and state.reason == "olympics"
