@@ -55,6 +55,7 @@ WEIGHTS: dict[str, float] = {
     "crime_cap": 5,  # Raise Taxes at the start of a year while fewer Crime cubes are in play
     "pay": 1,  # 1: Pay Loan whenever it is possible
     "to_used": 1,  # 1: Income cubes go to Used (back in the bag next year) in Economic Crash
+    "tax_safety": 0,  # and only while Public Safety is at least this
     "olympics_from": 5,  # Olympics: from this year on, Income goes to the box even with Debt
 }
 
@@ -145,7 +146,8 @@ def _plan(state: GameState, legal: list[Action], w: dict[str, float]) -> Action 
     crime = state.bag[data.CRIME] + state.used[data.CRIME] + state.current.count(data.CRIME)
     taxes = {"type": "action", "choice": data.RAISE_TAXES}
     cap = w["crime_cap"] if state.scenario in (data.ECONOMIC_CRASH, data.WAR_FOOTING) else 0
-    if state.stage == "draw" and state.draw == 0 and crime < cap and taxes in legal:
+    if (state.stage == "draw" and state.draw == 0 and crime < cap and taxes in legal
+            and state.tracks[data.SAFETY] >= w["tax_safety"]):
         return taxes
     pay = {"type": "action", "choice": data.PAY_LOAN}
     if w["pay"] and pay in legal:

@@ -139,11 +139,11 @@ def format_report(report: dict) -> str:
         return "\n".join(lines)
     lines = [f"Austerity balance targets ({report['games']} games per figure, seed "
              f"{report['seed']})", "", f"{'target':<7}{'figure':<58}{'value':>8}  "
-             f"{'band':<30}met"]
+             f"{'band':<38}met"]
     for t in report["targets"]:
         value = "" if t["value"] is None else (
             f"{t['value'] * 100:+.1f}" if t["target"] == 3 else f"{t['value']:.1%}")
-        lines.append(f"{t['target']:<7}{t['figure']:<58}{value:>8}  {t['band']:<30}"
+        lines.append(f"{t['target']:<7}{t['figure']:<58}{value:>8}  {t['band']:<38}"
                      f"{'yes' if t['met'] else 'NO'}")
     lines += ["", "Win rates by scenario (sensible):",
               f"{'scenario':<18}" + "".join(f"{d:>9}" for d in data.DIFFICULTIES)]
