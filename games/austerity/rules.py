@@ -111,7 +111,7 @@ def check_pin(state: GameState) -> None:
         raise InvalidAction(
             _("Pinned draw {n} names {count} cubes, but it must name {need}: the bag holds "
               "{left}."), n=state.draws_done + 1, count=len(pin), need=min(2, left), left=left)
-    for colour in set(pin):
+    for colour in dict.fromkeys(pin):  # in the pin's order, so the reason is always the same
         if pin.count(colour) > state.bag[colour]:
             raise InvalidAction(
                 _("Pinned draw {n} names {count} cubes of {colour!r}, but the bag holds {have}."),

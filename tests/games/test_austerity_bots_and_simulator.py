@@ -71,3 +71,30 @@ def fake_simulate(*, games, seed, policy="sensible", **config):
     return {"games": games, "seed": seed, "policy": policy, "config": config, "won": 1,
             "lost": 1, "unfinished": 0, "win_rate": rate, "reasons": {}, "years": {4: 2},
             "mean_years": 4.0, "within_3_12": 1.0}
+
+
+PLAY = """
+import json
+from games.austerity.simulate import play
+from games.austerity.views import summary
+out = [summary(play({"scenario": s, "policies": True}, seed)[0])
+       for seed in range(3) for s in ("economic-crash", "war-footing")]
+print(json.dumps(out, sort_keys=True))
+"""
+
+
+def test_the_same_games_come_out_the_same_in_another_process():
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(engine.__file__).parents[2]
+    runs = []
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        out = subprocess.run([sys.executable, "-c", PLAY], cwd=root, env=env,
+                             capture_output=True, text=True, check=True)
+        runs.append(json.loads(out.stdout))
+    assert runs[0] == runs[1]
