@@ -1,0 +1,214 @@
+"""Bot governments: policies that choose the next decision from the legal ones.
+
+A policy is a function ``(state, rng) -> action``: it returns one of
+``legal_actions(state, "government")`` (the main decision or an optional action). The bag is
+public, so a bot may read the whole board; it never reads the seed or the pinned draws, and it
+draws its own chance from the ``random.Random`` it is given.
+
+- ``random``: any legal option of the pending decision, uniformly; before it, with
+  probability 1/10, one of the optional actions instead.
+- ``sensible``: looks one decision ahead. It tries each option (and each action) on a copy of
+  the game and keeps the one whose board scores best: tracks kept away from 0 (a low track
+  weighs much more than a high one), fewer Debt cubes in play (the win), Income saved, Cuts
+  markers far from their final step, and the scenario's own goal. An action is taken only when
+  it scores better than not acting; it never turns a policy card (turning costs Popularity).
+- ``cautious``: ``sensible`` that never takes optional actions (a baseline for the balance
+  report: how much the actions are worth).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from games.austerity import data
+from games.austerity.rules import step
+from games.austerity.state import CUTS, OVER, POLICY, GameState
+from games.austerity.views import PLAYER, legal_actions
+from games.core import Action
+
+Policy = Callable[[GameState, random.Random], Action]
+MAX_ACTIONS = 3  # a sensible bot takes at most this many actions before one decision
+
+
+def random_policy(state: GameState, rng: random.Random) -> Action:
+    legal = legal_actions(state, PLAYER)
+    main = [a for a in legal if a["type"] != "action"]
+    if len(main) < len(legal) and rng.random() < 0.1:
+        return rng.choice([a for a in legal if a["type"] == "action"])
+    return rng.choice(main)
+
+
+WEIGHTS: dict[str, float] = {
+    "low": 12.0,  # a track's value is -low/level + high*level: a low track weighs most
+    "high": 0.3,
+    "debt": 4.5,  # each Debt cube in play (bag, Current, Used)
+    "crime": 0.8,  # each Crime cube in play, and crime2 per Crime cube squared
+    "crime2": 0.0,
+    "treasury": 1.6,  # each Income cube saved
+    "income": 1.0,  # each Income cube in play (bag, Current, Used)
+    "helpers": 0.4,  # each Security and Welfare cube in the bag
+    "cuts": 0.6,  # per institution, times its Cuts step squared
+    "pending_cuts": 1.5,  # a Cuts decision waiting
+    "kick": 1.0,  # 1: Borrow + Pay Loan to send a Debt cube in Current back to the bag
+    "margin": 0.5,  # an action must score at least this much better than not acting
+    "crime_cap": 5,  # Raise Taxes at the start of a year while fewer Crime cubes are in play
+    "pay": 1,  # 1: Pay Loan whenever it is possible
+    "to_used": 1,  # 1: Income cubes go to Used (back in the bag next year) in Economic Crash
+    "tax_safety": 0,  # and only while Public Safety is at least this
+    "olympics_from": 5,  # Olympics: from this year on, Income goes to the box even with Debt
+}
+
+
+def _track_value(level: int, w: dict[str, float]) -> float:
+    return -1000.0 if level <= 0 else -w["low"] / level + w["high"] * level
+
+
+def score(state: GameState, w: dict[str, float] = WEIGHTS) -> float:
+    """How good the board looks to a careful Finance Minister (higher is better)."""
+    if state.stage == OVER:
+        return 10_000.0 if state.result == "won" else -10_000.0 + state.year
+    value = sum(_track_value(v, w) for v in state.tracks.values())
+    debt = state.bag[data.DEBT] + state.used[data.DEBT] + state.current.count(data.DEBT)
+    crime = state.bag[data.CRIME] + state.used[data.CRIME] + state.current.count(data.CRIME)
+    income = state.bag[data.INCOME] + state.used[data.INCOME] + state.current.count(data.INCOME)
+    value += (-w["debt"] * debt - w["crime"] * crime - w["crime2"] * crime * crime
+              + w["treasury"] * state.treasury + w["income"] * income)
+    value += w["helpers"] * (state.bag[data.SECURITY] + state.bag[data.WELFARE])
+    value -= sum(w["cuts"] * m.cuts ** 2 for m in state.institutions.values())
+    value += 1.5 * (len(state.institutions) - len(data.BOARD_INSTITUTIONS))
+    if state.stage == CUTS:
+        value -= w["pending_cuts"]
+    if state.scenario == data.ORGANISED_CRIME:
+        value -= 3.0 * crime
+    elif state.scenario == data.OLYMPICS:
+        value += 1.5 * min(state.tracks[data.SAFETY], 7)
+    elif state.scenario == data.WAR_FOOTING and state.war is not None:
+        value += 6.0 * state.war + (5.0 if state.war_fed else 0.0)
+    return value
+
+
+def _after(state: GameState, action: Action, w: dict[str, float]) -> float:
+    trial = state.clone()
+    step(trial, action)
+    return score(trial, w)
+
+
+def _best(state: GameState, actions: list[Action], rng: random.Random,
+          w: dict[str, float]) -> tuple[Action, float]:
+    scored = [(_after(state, a, w), rng.random(), a) for a in actions]
+    best = max(scored, key=lambda t: (t[0], t[1]))
+    return best[2], best[0]
+
+
+def sensible_policy(state: GameState, rng: random.Random, act: bool = True,
+                    w: dict[str, float] = WEIGHTS) -> Action:
+    legal = legal_actions(state, PLAYER)
+    main = [a for a in legal if a["type"] != "action"]
+    if state.stage == POLICY:
+        return {"type": POLICY, "choice": "keep"}
+    if act:
+        plan = _plan(state, legal, w)
+        if plan is not None:
+            return plan
+    if act and _actions_in_a_row(state) < MAX_ACTIONS:
+        extras = [a for a in legal if a["type"] == "action"]
+        if extras:
+            choice, value = _best(state, extras, rng, w)
+            kick = _kick(state, w) if w["kick"] else None
+            if kick is not None and kick > value:
+                choice, value = {"type": "action", "choice": data.BORROW}, kick
+            if value > score(state, w) + w["margin"]:
+                return choice
+    if state.stage == "income" and w["to_used"]:
+        to_used = {"type": "income", "choice": "used"}
+        if to_used in main and state.scenario == data.ECONOMIC_CRASH:
+            return to_used
+    if len(main) == 1:
+        return main[0]
+    return _best(state, main, rng, w)[0]
+
+
+def _plan(state: GameState, legal: list[Action], w: dict[str, float]) -> Action | None:
+    """The strategy, before the one-step lookahead:
+
+    - War Footing: Feed the War as soon as it can, every year;
+    - Raise Taxes at the start of a year while few Crime cubes are in play (more Income in the
+      bag means more Early Repayments), only in Economic Crash and War Footing (Organised
+      Crime's win is no Crime; the Olympics start with low Public Safety);
+    - Pay Loan whenever it can (every Debt cube gone is one fewer Cuts for ever);
+    - Olympics: once the Debt is paid off (or from year 5), Income goes to the Olympics box
+      until it holds enough.
+    """
+    feed = [a for a in legal if a["type"] == "action" and a["choice"].startswith(data.FEED_WAR)]
+    if feed:
+        return feed[0]
+    crime = state.bag[data.CRIME] + state.used[data.CRIME] + state.current.count(data.CRIME)
+    taxes = {"type": "action", "choice": data.RAISE_TAXES}
+    cap = w["crime_cap"] if state.scenario in (data.ECONOMIC_CRASH, data.WAR_FOOTING) else 0
+    if (state.stage == "draw" and state.draw == 0 and crime < cap and taxes in legal
+            and state.tracks[data.SAFETY] >= w["tax_safety"]):
+        return taxes
+    pay = {"type": "action", "choice": data.PAY_LOAN}
+    if w["pay"] and pay in legal:
+        return pay
+    box = {"type": "income", "choice": "olympics"}
+    if box in legal and state.olympics < _goal_level(state):
+        debt = state.bag[data.DEBT] + state.used[data.DEBT] + state.current.count(data.DEBT)
+        if debt == 0 or state.year >= w["olympics_from"]:
+            return box
+    return None
+
+
+def _goal_level(state: GameState) -> int:
+    level = "easy" if state.difficulty == data.EASIER else state.difficulty
+    return data.SCENARIOS[state.scenario].levels[data.DIFFICULTIES.index(level)]
+
+
+def _kick(state: GameState, w: dict[str, float]) -> float | None:
+    """Borrow, then Pay Loan: the Debt cube in Current goes back into the bag for now."""
+    if data.DEBT not in state.current:
+        return None
+    trial = state.clone()
+    step(trial, {"type": "action", "choice": data.BORROW})
+    if trial.stage == OVER:
+        return None
+    pay = {"type": "action", "choice": data.PAY_LOAN}
+    if pay not in legal_actions(trial, PLAYER):
+        return None
+    step(trial, pay)
+    return score(trial, w)
+
+
+def _actions_in_a_row(state: GameState) -> int:
+    count = 0
+    for line in reversed(state.this_year["log"]):
+        if line["kind"] != "action":
+            break
+        count += 1
+    return count
+
+
+def cautious_policy(state: GameState, rng: random.Random) -> Action:
+    return sensible_policy(state, rng, act=False)
+
+
+POLICIES: dict[str, Policy] = {"random": random_policy, "sensible": sensible_policy,
+                               "cautious": cautious_policy}
+
+
+def weighted(**changes: float) -> Policy:
+    """``sensible`` with other weights (used to tune it: see the balance page)."""
+    w = {**WEIGHTS, **changes}
+
+    def policy(state: GameState, rng: random.Random) -> Action:
+        return sensible_policy(state, rng, w=w)
+
+    return policy
+
+
+def get_policy(name: str) -> Policy:
+    try:
+        return POLICIES[name]
+    except KeyError:
+        raise ValueError(f"unknown policy {name!r}; known: {', '.join(POLICIES)}") from None

@@ -1,0 +1,100 @@
+"""Austerity's bots choose legal decisions; the simulator's figures are reproducible."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import games.austerity as engine
+from games.austerity import data
+from games.austerity.bots import POLICIES, get_policy, score
+from games.austerity.simulate import balance_targets, format_report, play, simulate
+from games.austerity.state import OVER
+from games.core import replay
+
+
+@pytest.mark.parametrize("name", sorted(POLICIES))
+def test_every_bot_only_chooses_legal_decisions(name):
+    policy = get_policy(name)
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = engine.new_game({"scenario": "random", "policies": True,
+                                 "extra_institutions": True}, seed)
+        for _ in range(300):
+            if state.stage == OVER:
+                break
+            action = policy(state, rng)
+            assert action in engine.legal_actions(state, "government")
+            state, _ = engine.apply(state, action)
+
+
+def test_a_played_game_is_a_record_that_replays_to_the_same_end():
+    state, record = play({"scenario": "war-footing"}, 3, "sensible")
+    assert engine.summary(replay(record).state) == engine.summary(state)
+
+
+def test_the_sensible_score_prefers_a_healthy_board_to_a_failing_one():
+    healthy = engine.new_game({}, 1)
+    failing = engine.new_game({"start": {"tracks": {"health": 1}}}, 1)
+    assert score(healthy) > score(failing)
+
+
+def test_simulate_counts_every_game_and_repeats_exactly():
+    first = simulate(games=12, seed=4, policy="sensible")
+    assert first == simulate(games=12, seed=4, policy="sensible")
+    assert first["won"] + first["lost"] + first["unfinished"] == 12
+    assert sum(first["years"].values()) == first["won"] + first["lost"]
+    assert "win rate" in format_report(first)
+
+
+def test_the_sensible_bot_wins_more_often_than_the_random_one():
+    sensible = simulate(games=60, seed=2, policy="sensible")["win_rate"]
+    assert sensible > simulate(games=60, seed=2, policy="random")["win_rate"]
+
+
+def test_the_balance_report_lists_targets_1_to_4_with_bands_and_verdicts(monkeypatch):
+    import games.austerity.simulate as sim
+
+    monkeypatch.setattr(sim, "simulate", lambda **kw: fake_simulate(**kw))
+    report = balance_targets(games=2, seed=1)
+    assert {t["target"] for t in report["targets"]} == {1, 2, 3, 4}
+    faces = sum(len(c.faces) for c in data.POLICY_CARDS.values())
+    assert sum(t["target"] == 3 for t in report["targets"]) == faces + len(data.POLICY_CARDS)
+    assert all(isinstance(t["met"], bool) and t["band"] for t in report["targets"])
+    text = format_report(report)
+    assert "Policy faces" in text and "economic-crash" in text
+
+
+def fake_simulate(*, games, seed, policy="sensible", **config):
+    rate = 0.1 if policy == "random" else 0.6
+    return {"games": games, "seed": seed, "policy": policy, "config": config, "won": 1,
+            "lost": 1, "unfinished": 0, "win_rate": rate, "reasons": {}, "years": {4: 2},
+            "mean_years": 4.0, "within_3_12": 1.0}
+
+
+PLAY = """
+import json
+from games.austerity.simulate import play
+from games.austerity.views import summary
+out = [summary(play({"scenario": s, "policies": True}, seed)[0])
+       for seed in range(3) for s in ("economic-crash", "war-footing")]
+print(json.dumps(out, sort_keys=True))
+"""
+
+
+def test_the_same_games_come_out_the_same_in_another_process():
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(engine.__file__).parents[2]
+    runs = []
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        out = subprocess.run([sys.executable, "-c", PLAY], cwd=root, env=env,
+                             capture_output=True, text=True, check=True)
+        runs.append(json.loads(out.stdout))
+    assert runs[0] == runs[1]
