@@ -39,7 +39,11 @@ def test_about_page_credits_every_game(client: Client):
     ):
         assert credit in html, credit
     assert html.count("our copy of the rules does not name them") == 2
-    assert "planned" in html
+    assert "in preparation" in html
+    # What our editions add to each game is said, game by game.
+    assert "Our edition: the policy cards" in html
+    assert "Our edition: the Event cards, the Influence cards" in html
+    assert "Our edition: the order of the squares" in html
 
 
 @pytest.mark.parametrize("path", ["/", "/about/", "/accounts/login/"])
