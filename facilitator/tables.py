@@ -177,14 +177,9 @@ def ledger_balances(table: Table) -> dict[str, int]:
     return dict(balances)
 
 
-def engine_balances(state: Any) -> dict[str, int]:
-    """Every account's balance as the engine sees it (the bank is minus the rest)."""
-    balances = {f"player:{p.name}": p.coins for p in state.players}
-    balances["table"] = state.pot
-    balances.update({f"fund:{s}": v.fund for s, v in state.services.items()})
-    balances["pact"] = sum(p.pact or 0 for p in state.players) - (state.pact_total or 0)
-    balances["bank"] = -sum(balances.values())
-    return balances
+def engine_balances(table: Table, state: Any) -> dict[str, int]:
+    """Every account's balance as the table's engine sees it (``balances`` of the protocol)."""
+    return engine_of(table).balances(state)
 
 
 def verify_table(table: Table) -> list[str]:
@@ -195,7 +190,7 @@ def verify_table(table: Table) -> list[str]:
     if table.snapshot is not None and engine.to_dict(replayed) != table.snapshot:
         problems.append(gettext("the snapshot differs from a full replay of the log"))
     ledger = ledger_balances(table)
-    expected = engine_balances(replayed)
+    expected = engine_balances(table, replayed)
     for acct in sorted(set(ledger) | set(expected)):
         if ledger.get(acct, 0) != expected.get(acct, 0):
             problems.append(gettext("%(account)s: ledger %(ledger)d, engine %(engine)d") % {

@@ -1,9 +1,11 @@
 """*A State in Class · Who Pays for Us All?* (José Miguel Martín Rodríguez, CC BY-NC-SA 4.0).
 
 The engine API (see ``games.core``): ``new_game``, ``apply``, ``legal_actions``,
-``player_view``, ``public_view``, ``is_over``, ``scores``, ``summary``, ``replay_actions``.
+``player_view``, ``public_view``, ``is_over``, ``scores``, ``summary``, ``replay_actions``, and
+the lesson-module protocol's ``decisions``, ``view`` and ``balances``.
 """
 
+from games.state_in_class.decisions import balances, decisions, view
 from games.state_in_class.rules import (
     GAME_ID,
     apply,
@@ -18,6 +20,8 @@ from games.state_in_class.views import legal_actions, player_view, public_view, 
 __all__ = [
     "GAME_ID",
     "apply",
+    "balances",
+    "decisions",
     "from_dict",
     "is_over",
     "legal_actions",
@@ -28,4 +32,5 @@ __all__ = [
     "scores",
     "summary",
     "to_dict",
+    "view",
 ]

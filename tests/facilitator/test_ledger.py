@@ -53,7 +53,7 @@ def test_after_a_whole_lesson_every_ledger_agrees_with_its_game(lesson_with_a_bo
         assert verify_table(table) == []
         state = load_state(table)
         balances = ledger_balances(table)
-        assert balances == {k: v for k, v in engine_balances(state).items() if v or k in
+        assert balances == {k: v for k, v in engine_balances(table, state).items() if v or k in
                             balances}
         for p in state.players:
             assert balances.get(f"player:{p.name}", 0) == p.coins

@@ -195,7 +195,7 @@ def check_invariants(session: Any) -> list[str]:
         ledger = ledger_balances(table)
         if sum(ledger.values()) != 0:
             problems.append(f"{where}: coins created or lost: {ledger}")
-        expected = engine_balances(live)
+        expected = engine_balances(table, live)
         if {k: v for k, v in ledger.items() if v} != {k: v for k, v in expected.items() if v}:
             problems.append(f"{where}: ledger {ledger} != engine {expected}")
         if any(v < 0 for k, v in ledger.items() if k != "bank"):
