@@ -41,7 +41,7 @@ def _put_key(bag: Bag) -> None:
     store = _keys()
     try:
         bag.store = store.store_id()
-        store.put(bag.name, key)
+        store.put(bag.key_ref, key)
     except ballot_keys.UnsafeKeyStore as exc:
         raise ServiceError("unsafe_key_store", _(
             "Votes cannot open: the server's Redis would save ballot keys to disk (%(why)s). "
@@ -57,7 +57,7 @@ def _destroy_after_commit(name: str) -> None:
 
 def bag_open(*, table: Table, decision: str, options: list[str],
              step: TeacherStep | None) -> Bag:
-    bag = Bag(table=table, decision=decision, options=options, name=secrets.token_hex(16),
+    bag = Bag(table=table, decision=decision, options=options, key_ref=secrets.token_hex(16),
               step=step)
     _put_key(bag)
     bag.save()
@@ -71,7 +71,7 @@ def open_bag(table: Table) -> Bag | None:
 def bag_key(bag: Bag) -> bytes | None:
     """The bag's key, if this process can reach it (the fingerprint proves it is the bag's)."""
     try:
-        key = _keys().get(bag.name)
+        key = _keys().get(bag.key_ref)
     except ballot_keys.StoreDown:
         raise _unavailable() from None
     return key if key is not None and fingerprint(key) == bag.fingerprint else None
@@ -97,7 +97,7 @@ def bag_cast(*, bag: Bag, seat: Seat, index: int, key: bytes) -> None:
     except IntegrityError:
         raise ServiceError("already_voted", _("Your token is already in the bag."),
                            status=409) from None
-    SealedBallot.objects.create(bag=bag, sealed=seal(key, bag.name, index))
+    SealedBallot.objects.create(bag=bag, sealed=seal(key, bag.key_ref, index))
 
 
 def voter_ids(bag: Bag) -> set[int]:
@@ -119,24 +119,24 @@ def bag_count(*, bag: Bag, key: bytes, step: TeacherStep | None) -> dict[str, in
     if len(sealed) != bag.receipts.count():
         raise ServiceError("broken_bag", _("This bag's ballots do not match its receipts."),
                            status=500)
-    counted = Counter(bag.options[unseal(key, bag.name, s)] for s in sealed)
+    counted = Counter(bag.options[unseal(key, bag.key_ref, s)] for s in sealed)
     tally = {option: counted[option] for option in bag.options if counted[option]}
     bag.sealed.all().delete()
     bag.status, bag.counted_by, bag.reopened = Bag.Status.COUNTED, step, ""
     bag.save(update_fields=["status", "counted_by", "reopened"])
-    _destroy_after_commit(bag.name)
+    _destroy_after_commit(bag.key_ref)
     return tally
 
 
 def bag_reopen(*, bag: Bag, reason: str) -> None:
     """Discard every ballot of ``bag`` and open it again, empty, under a new key and name."""
-    old = bag.name
+    old = bag.key_ref
     bag.receipts.all().delete()
     bag.sealed.all().delete()
-    bag.name = secrets.token_hex(16)
+    bag.key_ref = secrets.token_hex(16)
     _put_key(bag)
     bag.status, bag.counted_by, bag.reopened = Bag.Status.OPEN, None, reason
-    bag.save(update_fields=["name", "store", "fingerprint", "status", "counted_by",
+    bag.save(update_fields=["key_ref", "store", "fingerprint", "status", "counted_by",
                             "reopened"])
     _destroy_after_commit(old)
 
@@ -144,4 +144,4 @@ def bag_reopen(*, bag: Bag, reason: str) -> None:
 def bags_destroyed(bags: list[Bag]) -> None:
     """These bags are being deleted (an undone step, a purged lesson): drop their keys."""
     for bag in bags:
-        _destroy_after_commit(bag.name)
+        _destroy_after_commit(bag.key_ref)

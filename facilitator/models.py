@@ -226,7 +226,7 @@ class TableAction(models.Model):
 class Bag(models.Model):
     """The ballot box of one secret decision at one table (e.g. round 3's tax vote).
 
-    ``name`` is random (a new one each time the bag is reopened) and names its key in the key
+    ``key_ref`` is random (a new one each time the bag is reopened) and names its key in the key
     store (``facilitator.ballot_keys``); ``store`` is the store that holds the key and
     ``fingerprint`` a one-way hash of it. Opened by a teacher's step (undoing that step removes
     the bag with its receipts and sealed ballots); ``counted_by`` is the step whose count
@@ -242,7 +242,7 @@ class Bag(models.Model):
     decision = models.CharField(max_length=40)
     options = models.JSONField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
-    name = models.CharField(max_length=32)
+    key_ref = models.CharField(max_length=32)
     store = models.CharField(max_length=40, blank=True)
     fingerprint = models.CharField(max_length=32, blank=True)
     reopened = models.CharField(max_length=10, blank=True)

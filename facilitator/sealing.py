@@ -2,7 +2,7 @@
 
 Every sealed ballot has the same length whatever its option (a fixed-size plaintext: the
 option's index and zero padding), and two ballots for the same option differ (a random nonce
-per ballot), so the stored bytes say nothing about the vote. The bag's own random name is the
+per ballot), so the stored bytes say nothing about the vote. The bag's random key reference is the
 associated data: a sealed ballot cannot be moved into another bag and still open.
 """
 
@@ -33,20 +33,20 @@ def fingerprint(key: bytes) -> str:
     return hashlib.sha256(b"state-in-class bag key\x00" + key).hexdigest()[:32]
 
 
-def seal(key: bytes, bag_name: str, index: int) -> bytes:
+def seal(key: bytes, key_ref: str, index: int) -> bytes:
     if not 0 <= index < 256:
         raise ValueError("an option index is one byte")
     nonce = os.urandom(NONCE_BYTES)
     plain = bytes([index]) + bytes(SLOT_BYTES - 1)
-    return nonce + AESGCM(key).encrypt(nonce, plain, bag_name.encode())
+    return nonce + AESGCM(key).encrypt(nonce, plain, key_ref.encode())
 
 
-def unseal(key: bytes, bag_name: str, sealed: bytes) -> int:
+def unseal(key: bytes, key_ref: str, sealed: bytes) -> int:
     if len(sealed) != SEALED_BYTES:
         raise BrokenSeal("a sealed ballot has the wrong length")
     try:
         plain = AESGCM(key).decrypt(sealed[:NONCE_BYTES], sealed[NONCE_BYTES:],
-                                    bag_name.encode())
+                                    key_ref.encode())
     except InvalidTag:
         raise BrokenSeal("a sealed ballot does not open under its bag's key") from None
     if len(plain) != SLOT_BYTES or any(plain[1:]):

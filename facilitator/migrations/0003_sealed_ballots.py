@@ -34,7 +34,7 @@ def receipts_into_bags(apps, schema_editor):
                   .exclude(step=None).values_list("step_id", flat=True).first())
         bag = Bag.objects.create(
             table_id=table_id, decision=f"{round_}:{kind}", options=OPTIONS.get(kind, []),
-            status="counted" if count else "open", name=secrets.token_hex(16), store="",
+            status="counted" if count else "open", key_ref=secrets.token_hex(16), store="",
             fingerprint="", step_id=opener, counted_by_id=count.step_id if count else None)
         BallotReceipt.objects.filter(table_id=table_id, round=round_, kind=kind).update(bag=bag)
 
@@ -55,7 +55,7 @@ class Migration(migrations.Migration):
                 ("options", models.JSONField()),
                 ("status", models.CharField(choices=[("open", "Open"), ("counted", "Counted")],
                                             default="open", max_length=10)),
-                ("name", models.CharField(max_length=32)),
+                ("key_ref", models.CharField(max_length=32)),
                 ("store", models.CharField(blank=True, max_length=40)),
                 ("fingerprint", models.CharField(blank=True, max_length=32)),
                 ("reopened", models.CharField(blank=True, max_length=10)),

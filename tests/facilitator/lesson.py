@@ -131,7 +131,7 @@ def open_tally(table: Table) -> dict[str, int]:
     assert key is not None, "this process does not hold the bag's key"
     tally = dict.fromkeys(bag.options, 0)
     for sealed in bag.sealed.values_list("sealed", flat=True):
-        tally[bag.options[sealing.unseal(key, bag.name, bytes(sealed))]] += 1
+        tally[bag.options[sealing.unseal(key, bag.key_ref, bytes(sealed))]] += 1
     return tally
 
 

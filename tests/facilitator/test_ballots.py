@@ -89,7 +89,7 @@ def test_counting_opens_the_bag_into_the_tally_and_destroys_it(
     counted = Bag.objects.get()
     assert counted.status == Bag.Status.COUNTED
     assert not SealedBallot.objects.exists()
-    assert ballot_keys.key_store().get(counted.name) is None
+    assert ballot_keys.key_store().get(counted.key_ref) is None
     count = session.tables.get().actions.get(payload__type="count")
     assert count.payload["tally"] == {"A": 5, "C": 3}
 

@@ -158,7 +158,7 @@ def test_undoing_a_count_empties_the_bag_so_a_second_count_differs_by_no_ballot(
     for seat, option in zip(voters[:5], ["A", "B", "C", "D", "A"], strict=True):
         services.ballot_cast(seat_id=seat.pk, kind="tax", option=option)
     bag = table.bags.get()
-    old_name, old_fingerprint = bag.name, bag.fingerprint
+    old_name, old_fingerprint = bag.key_ref, bag.fingerprint
     with django_capture_on_commit_callbacks(execute=True):
         advance(session)  # the teacher counts with 3 still to vote
     first = counts(table)
@@ -169,7 +169,7 @@ def test_undoing_a_count_empties_the_bag_so_a_second_count_differs_by_no_ballot(
     assert bag.status == Bag.Status.OPEN and bag.reopened == "undo"
     assert not BallotReceipt.objects.filter(bag=bag).exists()  # every earlier receipt gone
     assert not SealedBallot.objects.filter(bag=bag).exists()
-    assert (bag.name, bag.fingerprint) != (old_name, old_fingerprint)
+    assert (bag.key_ref, bag.fingerprint) != (old_name, old_fingerprint)
     assert ballot_keys.key_store().get(old_name) is None  # the old key is destroyed
     assert counts(table) == []  # the first tally left the log with its step
     services.ballot_cast(seat_id=voters[5].pk, kind="tax", option="B")

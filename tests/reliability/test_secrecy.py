@@ -56,7 +56,7 @@ FIXED = dt.datetime(2030, 3, 4, 9, 30, tzinfo=dt.UTC)
 RANDOM_COLUMNS = {"join_code", "token_hash", "claim_hash", "session_key", "session_data",
                   "expire_date"}
 # A bag's name, its key's fingerprint and the key store's id are random by design too.
-RANDOM_CELLS = {("facilitator_bag", "name"), ("facilitator_bag", "fingerprint"),
+RANDOM_CELLS = {("facilitator_bag", "key_ref"), ("facilitator_bag", "fingerprint"),
                 ("facilitator_bag", "store")}
 
 
