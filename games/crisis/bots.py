@@ -19,7 +19,7 @@ from typing import Any
 
 from games.core import Action, Decision
 from games.crisis import board, cards, ops, production, views
-from games.crisis.state import GameState, Player
+from games.crisis.state import PLANNING, GameState, Player
 
 POLICIES = ("random", "sensible", "greedy")
 
@@ -39,6 +39,8 @@ def act(policy: str, state: GameState, decision: Decision, rng: random.Random) -
         play = influence(state, p)
         if play is not None:
             return play
+        if should_repay(state, p):
+            return {"type": "repay", "player": name}
         return {"type": "place", "player": name, "space": place(state, p, decision, rng)}
     if decision.kind == "resolve":
         return {**(decision.default or {}), "choice": resolve(state, p, decision)}
@@ -64,6 +66,36 @@ def lacking_inputs(p: Player) -> Counter[str]:
     for c in p.companies:
         need.update(dict(cards.COMPANIES[c].inputs))
     return need - Counter(p.warehouse)
+
+
+def spare_bonus(p: Player) -> Counter[str]:
+    """Bonus slots of the player's Companies (by type) that its Employees beyond the
+    necessary ones do not fill, roughly: what one more Employee would raise."""
+    slots: Counter[str] = Counter()
+    for c in p.companies:
+        slots.update(cards.COMPANIES[c].bonus)
+    extra = max(0, len(p.employees) - sum(len(cards.COMPANIES[c].staff) for c in p.companies))
+    for role in sorted(slots, key=lambda r: -slots[r]):
+        used = min(slots[role], extra)
+        slots[role] -= used
+        extra -= used
+    return +slots
+
+
+def reserve(state: GameState, p: Player) -> int:
+    """Credits the bot keeps back for next round's interest and inputs; the rest is spare
+    and worth investing (at the end a credit is only worth 1/5 VP)."""
+    if state.round >= cards.ROUNDS:
+        return 0
+    return 2 * p.loans + 2 * len(p.companies) + 4
+
+
+def should_repay(state: GameState, p: Player) -> bool:
+    """Pay back a loan when the credits are spare: it saves the interest of every later
+    round (at the end of the game a repaid loan changes no score)."""
+    rounds_left = cards.ROUNDS - state.round
+    return (p.loans > 0 and rounds_left >= 2 and state.phase == PLANNING
+            and p.credits - _planned_cost(state, p) - reserve(state, p) >= 25)
 
 
 def _planned_cost(state: GameState, p: Player) -> int:
@@ -97,8 +129,12 @@ def space_value(state: GameState, p: Player, space: str, budget: int,
         card = cards.COMPANIES[company]
         run = production.output_of(state, company, 1)
         worth = sum(production.WORTH[w] * n for w, n in run.items())
-        return card.vp * 1.2 + min(rounds_left - 1, 3) * worth / 4 - card.cost / 6 \
-            - 2 * len(staff)
+        value = card.vp * 1.2 + min(rounds_left - 1, 3) * worth / 4 - card.cost / 6
+        spare = budget - reserve(state, p) - ops.company_cost(state, company)
+        if rounds_left <= 2:
+            # Late, a Company is mostly its printed VP against credits worth 1 VP per 5.
+            return value + (1.0 if spare >= 0 else 0.0)
+        return value - 2 * len(staff) + (1.5 if spare >= 0 else 0.0)
     if space in board.EMPLOYEE_SPACES:
         tile = state.board_employees[board.EMPLOYEE_SPACES.index(space)]
         if not tile:
@@ -109,8 +145,14 @@ def space_value(state: GameState, p: Player, space: str, budget: int,
     if space == "temp-employee":
         return 4.0 if sum(staff.values()) else 0.5
     if space == "foreign-employees":
+        cost = ops.foreign_cost(state)
         types = [t for t in staff if state.foreign[cards.FOREIGN_KIND[t]]]
-        return 4.5 if types and budget >= ops.foreign_cost(state) + 10 else -5.0
+        if types and budget >= cost + 10:
+            return 4.5
+        bonus = [t for t in spare_bonus(p) if state.foreign[cards.FOREIGN_KIND[t]]]
+        if bonus and rounds_left >= 2 and budget - cost >= reserve(state, p):
+            return 2.0 + rounds_left * 0.4
+        return -5.0
     if space == "government-subsidy":
         return ops.subsidy(state) * 0.7
     if space == "shady-business":
@@ -155,7 +197,8 @@ def resolve(state: GameState, p: Player, decision: Decision) -> str:
         return wanted[0] if wanted else opts[0]
     if space == "foreign-employees":
         staff = lacking_staff(p)
-        wanted = [t for t in opts if staff[t]]
+        bonus = spare_bonus(p)
+        wanted = [t for t in opts if staff[t]] or [t for t in opts if bonus[t]]
         return wanted[0] if wanted else opts[0]
     if space in cards.ENERGY_BUY:
         amounts = [o for o in opts if o != board.REFUSE]

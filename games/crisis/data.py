@@ -77,15 +77,15 @@ LEVELS_2_3_2: Final = ("I", "I", "II", "II", "II", "III", "III")
 PLANS: Final = {p.id: p for p in (
     Plan("2-easy", (2,), EASY, LEVELS_3_2_2, (17, 22, 27, 31, 35, 40, 44)),
     Plan("2-medium", (2,), MEDIUM, LEVELS_3_2_2, (18, 23, 30, 34, 39, 45, 50)),
-    Plan("2-difficult", (2,), DIFFICULT, LEVELS_2_3_2, (19, 25, 31, 37, 43, 49, 55)),
+    Plan("2-difficult", (2,), DIFFICULT, LEVELS_2_3_2, (19, 25, 31, 36, 42, 48, 54)),
     Plan("3-easy", (3,), EASY, LEVELS_3_2_2, (17, 22, 27, 31, 35, 40, 44)),
     Plan("3-medium", (3,), MEDIUM, LEVELS_3_2_2, (18, 23, 30, 34, 39, 45, 50)),
-    Plan("3-difficult", (3,), DIFFICULT, LEVELS_2_3_2, (18, 24, 30, 36, 42, 48, 54)),
+    Plan("3-difficult", (3,), DIFFICULT, LEVELS_2_3_2, (18, 24, 30, 36, 43, 49, 55)),
     Plan("4-easy", (4,), EASY, LEVELS_3_2_2, (17, 21, 26, 30, 34, 38, 42)),
     Plan("4-medium", (4,), MEDIUM, LEVELS_3_2_2, (18, 23, 29, 34, 39, 44, 49), DERIVED),
     Plan("4-difficult", (4,), DIFFICULT, LEVELS_2_3_2, (18, 24, 29, 35, 40, 46, 51)),
     Plan("5-easy", (5,), EASY, LEVELS_3_2_2, (17, 21, 26, 30, 34, 38, 42)),
-    Plan("5-medium", (5,), MEDIUM, LEVELS_3_2_2, (17, 22, 28, 32, 37, 42, 47)),
+    Plan("5-medium", (5,), MEDIUM, LEVELS_3_2_2, (17, 22, 28, 33, 38, 43, 48)),
     Plan("5-difficult", (5,), DIFFICULT, LEVELS_2_3_2, (18, 23, 28, 33, 38, 43, 48)),
 )}
 

@@ -99,6 +99,46 @@ def simulate(*, games: int, seed: int, policy: str = "sensible", players: int = 
     }
 
 
+def black_market_pairs(*, games: int, seed: int, players: int = 4,
+                       difficulty: str = data.MEDIUM) -> dict[str, Any]:
+    """Target 2 as paired games: every seed is played once with every team sensible and once
+    with the first seat greedy (then once with every seat greedy). ``gain``: the first seat's
+    mean score difference; ``gain_both_survive``: the same over the seeds where Axia survives
+    both games; ``bankruptcies_caused``: seeds (in %) where only the game with the greedy seat
+    goes bankrupt; ``extra_credits`` and ``vp_lost``: the first seat's mean difference in final
+    credits and VP (before the credits exchange); ``tokens``: tokens it sold on the black market
+    per game; ``ratio``: bankruptcies with every seat greedy over all honest."""
+    honest = ["sensible"] * players
+    one = ["greedy"] + ["sensible"] * (players - 1)
+    first = bot_names(players)[0]
+    gains, both, caused, credits, vp, tokens = [], [], 0, [], [], []
+    bankrupt = {"honest": 0, "everyone": 0}
+    for g in range(games):
+        a, _ = play(honest, seed + g, difficulty=difficulty)
+        b, record = play(one, seed + g, difficulty=difficulty)
+        c, _ = play(["greedy"] * players, seed + g, difficulty=difficulty)
+        gain = views.scores(b)[first]["score"] - views.scores(a)[first]["score"]
+        gains.append(gain)
+        if not a.bankrupt and not b.bankrupt:
+            both.append(gain)
+        caused += b.bankrupt and not a.bankrupt
+        credits.append(b.player(first).credits - a.player(first).credits)
+        vp.append(a.player(first).vp - b.player(first).vp)
+        tokens.append(sum(x["amount"] for x in record["actions"]
+                          if x["type"] == "black_market" and x["player"] == first))
+        bankrupt["honest"] += a.bankrupt
+        bankrupt["everyone"] += c.bankrupt
+    rates = {k: 100.0 * v / games for k, v in bankrupt.items()}
+    return {
+        "games": games, "gain": statistics.mean(gains),
+        "gain_both_survive": statistics.mean(both) if both else 0.0,
+        "bankruptcies_caused": 100.0 * caused / games,
+        "extra_credits": statistics.mean(credits), "vp_lost": statistics.mean(vp),
+        "tokens": statistics.mean(tokens),
+        "bankrupt_pct": rates, "ratio": rates["everyone"] / max(rates["honest"], 0.1),
+    }
+
+
 def event_effects(*, games: int, seed: int, players: int = 4,
                   rnd: int = 4) -> dict[str, dict[str, float]]:
     """Each Event's effect, as an experiment: sensible teams play to the last decision of round
@@ -155,15 +195,19 @@ def balance_targets(*, games: int, seed: int, quick: bool = False) -> dict[str, 
             targets[f"1. survival {players} teams {difficulty}"] = {
                 "figure": pct, "band": f"{low:.0f}-{high:.0f} %", "met": low <= pct <= high}
     honest = simulate(games=games, seed=seed, players=4)
-    one = simulate(games=games, seed=seed, players=4, cheaters=1)
-    everyone = simulate(games=games, seed=seed, players=4, cheaters=4)
-    gain = one["mean_score"]["Team 1"] - honest["mean_score"]["Team 1"]
+    pairs = black_market_pairs(games=games, seed=seed)
+    gain = pairs["gain"]
     targets["2a. one black-marketeer gains VP"] = {
-        "figure": round(gain, 1), "band": "> 0 VP", "met": gain > 0}
-    ratio = everyone["bankrupt_pct"] / max(honest["bankrupt_pct"], 0.1)
+        "figure": round(gain, 1), "band": "> 0 VP", "met": gain > 0,
+        "detail": (f"{pairs['gain_both_survive']:+.1f} VP when Axia survives both games; "
+                   f"{pairs['bankruptcies_caused']:.0f} % of seeds bankrupt only with it; "
+                   f"{pairs['tokens']:.1f} tokens sold, {pairs['vp_lost']:.1f} VP lost, "
+                   f"{pairs['extra_credits']:+.1f} credits at the end")}
+    ratio = pairs["ratio"]
+    rates = pairs["bankrupt_pct"]
     targets["2b. everyone black-markets: bankruptcy x"] = {
         "figure": round(ratio, 2), "band": ">= 2x", "met": ratio >= 2,
-        "detail": f"{everyone['bankrupt_pct']:.0f} % vs {honest['bankrupt_pct']:.0f} %"}
+        "detail": f"{rates['everyone']:.0f} % vs {rates['honest']:.0f} %"}
     levels = honest["levels_bought"]
     targets["3a. every Company level is bought"] = {
         "figure": levels, "band": "I, II, III > 0",
@@ -195,6 +239,8 @@ def format_report(report: dict[str, Any]) -> str:
         if isinstance(value, dict) and "met" in value:
             mark = "met" if value["met"] else "NOT MET"
             lines.append(f"{key:<{width}}  {value['figure']!s:<28} {value['band']:<16} {mark}")
+            if value.get("detail"):
+                lines.append(f"{'':<{width}}  ({value['detail']})")
         else:
             lines.append(f"{key:<{width}}  {value}")
     return "\n".join(lines)

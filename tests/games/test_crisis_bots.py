@@ -5,7 +5,13 @@ import random
 from test_crisis_helpers import config
 
 from games.crisis import bots, decisions, legal_actions, new_game, rules
-from games.crisis.simulate import balance_targets, format_report, play, simulate
+from games.crisis.simulate import (
+    balance_targets,
+    black_market_pairs,
+    format_report,
+    play,
+    simulate,
+)
 from games.crisis.state import OVER
 
 
@@ -46,3 +52,11 @@ def test_balance_targets_name_every_target_with_figure_band_and_verdict():
     assert any(k.startswith("1.") for k in targets) and any(k.startswith("4") for k in targets)
     assert all({"figure", "band", "met"} <= set(v) for v in targets.values())
     assert "met" in format_report(targets) or "NOT MET" in format_report(targets)
+
+
+def test_paired_black_market_games_count_what_the_greedy_seat_sold_and_lost():
+    pairs = black_market_pairs(games=3, seed=4, players=3)
+    assert pairs["tokens"] > 0 and pairs["vp_lost"] > 0
+    rates = pairs["bankrupt_pct"]
+    assert pairs["ratio"] == rates["everyone"] / max(rates["honest"], 0.1)
+    assert 0 <= pairs["bankruptcies_caused"] <= 100
