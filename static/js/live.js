@@ -108,10 +108,10 @@ function resendIfLost(phase) {
   }
 }
 
-// Fix: the console's own state (the debate timer, the Midlife cards shown so far, the table
-// in focus) lived in sessionStorage, which dies with the tab: a projector tab closed and
-// opened again restarted the timer and hid the cards already read. localStorage outlives the
-// tab; only the current moment's entry of each kind is kept.
+// The console's own state (the debate timer, the table in focus) lives in localStorage, which
+// outlives the tab (a projector tab closed and opened again keeps its timer); only the
+// current moment's entry of each kind is kept. The Midlife cards read so far are the
+// server's (each press is a teacher step), not the page's.
 const store = window.localStorage;
 function keep(prefix, key, value) {
   for (let i = store.length - 1; i >= 0; i -= 1) {
@@ -119,23 +119,6 @@ function keep(prefix, key, value) {
     if (old && old !== key && old.startsWith(prefix)) store.removeItem(old);
   }
   store.setItem(key, value);
-}
-
-// ---- console only: Midlife cards appear one by one, as they are read ----
-function revealKey() { return `reveal:${live.dataset.socket}:${live.dataset.phase}`; }
-function applyReveal() {
-  // Every table reveals its n-th card at the same press.
-  const shown = Number(store.getItem(revealKey()) || 1);
-  for (const board of live.querySelectorAll("article")) {
-    board.querySelectorAll("[data-reveal]").forEach((item, i) => { item.hidden = i >= shown; });
-  }
-}
-function revealOne() {
-  if (!live.querySelector("[data-reveal][hidden]")) return false;
-  const shown = Number(store.getItem(revealKey()) || 1) + 1;
-  keep(`reveal:${live.dataset.socket}:`, revealKey(), String(shown));
-  applyReveal();
-  return true;
 }
 
 // ---- console only: focus on one table of several (kept across updates and reloads) ----
@@ -182,7 +165,6 @@ function swap(html, phase) {
   const now = live.querySelector("#now");
   if (now && now.getBoundingClientRect().top < 0) window.scrollTo(0, 0);
   startTimer();
-  applyReveal();
   applyFocus();
 }
 
@@ -233,10 +215,6 @@ function formMessage(form, submitter) {
 
 document.addEventListener("submit", (event) => {
   const form = event.target;
-  if (event.submitter && event.submitter.value === "next" && revealOne()) {
-    event.preventDefault();
-    return;
-  }
   if (!form.dataset.action) return;
   const open = socket && socket.readyState === WebSocket.OPEN;
   // The socket cannot get through but the network is up: post the form (the HTTP fallback).
@@ -305,6 +283,5 @@ function startTimer() {
 }
 
 startTimer();
-applyReveal();
 applyFocus();
 connect();
