@@ -27,6 +27,7 @@ from facilitator.pacing import (
     session_moment,
 )
 from games.state_in_class import data
+from games.state_in_class.rules import split_shares
 from games.state_in_class.views import role_card
 
 Stage = ClassSession.Stage
@@ -462,6 +463,8 @@ def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, A
                 ctx["class_changes"] = [class_change_text(c, names)
                                         for c in entry.get("class_changes", [])]
         ctx["tie_breaks"] = entry.get("tie_breaks", [])
+    if game.get("tax_collects") and stage == Stage.DEBATE:
+        ctx["taxes"] = tax_table(game["tax_collects"])
     if game.get("tie_break"):
         tie = game["tie_break"]
         labels = [service_name(o) if tie["kind"] == "budget" else o for o in tie["options"]]
@@ -475,6 +478,17 @@ def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, A
         ctx["charts"] = [mark_safe(charts.tension_chart(history, width=420, height=220)),
                          mark_safe(charts.levels_chart(history, width=420, height=220))]
     return ctx
+
+
+def tax_table(collects: dict[str, int]) -> list[dict[str, Any]]:
+    """The rulebook's table of the four taxes, for this table's players: what each class
+    pays, what the table collects, and what the service with the most budget votes gets."""
+    levels = dict.fromkeys(data.SERVICES, data.MIN_LEVEL)
+    return [{"option": o, "name": _(data.TAX_NAMES[o]), "upper": data.TAXES[o][data.UPPER],
+             "middle": data.TAXES[o][data.MIDDLE], "working": data.TAXES[o][data.WORKING],
+             "collects": collects[o],
+             "first": split_shares(collects[o], list(data.SERVICES), levels)[0][data.SERVICES[0]]}
+            for o in data.TAX_OPTIONS]
 
 
 def failure_seen(game: dict[str, Any], session: dict[str, Any]) -> bool:
@@ -543,6 +557,7 @@ def projector_context(view: dict[str, Any], *, join_url: str = "") -> dict[str, 
         "lobby": view.get("lobby"),
         "join_url": join_url, "join_code": code, "join_code_spaced": f"{code[:3]} {code[3:]}",
         "tables": tables,
+        "marks": {k: class_mark(k) for k in (data.UPPER, data.MIDDLE, data.WORKING)},
         "grid": len(view["tables"]) > 1,
     }
 
