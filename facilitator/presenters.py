@@ -533,21 +533,56 @@ def seating_text(students: int) -> dict[str, Any] | None:
         "text": ngettext("%(n)d student cannot be split into tables of 6 to 8. Choose:",
                          "%(n)d students cannot be split into tables of 6 to 8. Choose:",
                          students) % {"n": students},
-        "bots": ngettext("Add %(b)d bot (%(sizes)s)", "Add %(b)d bots (%(sizes)s)", bots.bots)
+        "bots": ngettext("Add %(b)d bot and start (%(sizes)s)",
+                         "Add %(b)d bots and start (%(sizes)s)", bots.bots)
         % {"b": bots.bots, "sizes": " + ".join(map(str, bots.tables))} if bots else None,
-        "pairs": ngettext("%(p)d pair shares a phone (%(sizes)s)",
-                          "%(p)d pairs share a phone (%(sizes)s)", pairs.pairs)
+        "pairs": ngettext("Start with %(p)d pair sharing a phone (%(sizes)s)",
+                          "Start with %(p)d pairs sharing a phone (%(sizes)s)", pairs.pairs)
         % {"p": pairs.pairs, "sizes": " + ".join(map(str, pairs.tables))} if pairs else None,
     }
+
+
+def next_blocked(session: dict[str, Any], tables: list[dict[str, Any]],
+                 seating: dict[str, Any] | None) -> str:
+    """Why the teacher's button cannot act now ("" if it can): it is then disabled, with
+    this reason beside it, instead of doing nothing when pressed."""
+    stage = session["stage"]
+    if stage == Stage.LOBBY:
+        if seating is None:
+            return _("Wait for the students to join.")
+        if seating["needs_fill"]:
+            return _("Choose below how to fill the gaps.")
+        return ""
+    waiting = [str(t["number"]) for t in tables if t.get("tie_break") and not t["failed"]]
+    if waiting and stage in (Stage.PAY, Stage.END_OF_ROUND):
+        return ngettext("Waiting for a tie-break at table %(tables)s.",
+                        "Waiting for tie-breaks at tables %(tables)s.", len(waiting)) % {
+            "tables": ", ".join(waiting)}
+    return ""
+
+
+def count_confirm(session: dict[str, Any]) -> dict[str, str] | None:
+    """The question before a count with tokens missing, in its singular and plural forms
+    ("{n}" is filled in by the page, which keeps each bag's live count)."""
+    if session["stage"] not in (Stage.TAX_VOTE, Stage.BUDGET_VOTE):
+        return None
+    forms = {}
+    for key, n in (("one", 1), ("other", 2)):
+        forms[key] = ngettext("%(n)s student has not voted: count anyway?",
+                              "%(n)s students have not voted: count anyway?", n) % {"n": "{n}"}
+    return forms
 
 
 def projector_context(view: dict[str, Any], *, join_url: str = "") -> dict[str, Any]:
     session = view["session"]
     code = session.get("join_code") or ""
     tables = [table_context(t, session) for t in view["tables"]]
+    seating = seating_text(len(view.get("lobby") or []))
     return {
+        "next_blocked": next_blocked(session, tables, seating),
+        "count_confirm": count_confirm(session),
         "next_label": next_label(session, tables),
-        "seating": seating_text(len(view.get("lobby") or [])),
+        "seating": seating,
         "session": session,
         "stage_label": dict(ClassSession.Stage.choices).get(session["stage"], ""),
         "phase_bar": phase_bar(session),

@@ -153,6 +153,12 @@ function swap(html, phase) {
     ? [...live.querySelectorAll("form input:checked")].map((i) => [i.name, i.value]) : [];
   live.innerHTML = html;
   if (phase) live.dataset.phase = phase;
+  if (armed && armed === live.dataset.phase) {
+    const button = live.querySelector("button[data-confirm-one]");
+    if (button) { armed = null; askFirst(button); } else { disarm(); }
+  } else {
+    armed = null;
+  }
   if (focused) document.getElementById(focused)?.focus();
   for (const [name, value] of ticked) {
     for (const input of live.querySelectorAll(`form input[name="${CSS.escape(name)}"]`)) {
@@ -213,8 +219,41 @@ function formMessage(form, submitter) {
   return message;
 }
 
+// ---- console only: a count with tokens missing asks first ("1 has not voted: count
+// anyway?"); the same key or click again counts, Esc waits. The question is for this
+// moment of the lesson only.
+let armed = null;
+function missingVotes() {
+  let missing = 0;
+  for (const bag of live.querySelectorAll("[data-progress][data-of]")) {
+    missing += Math.max(0, Number(bag.dataset.of) - Number(bag.dataset.voted || 0));
+  }
+  return missing;
+}
+function askFirst(button) {
+  const box = live.querySelector("[data-confirm-box]");
+  if (!box || !button || !button.dataset.confirmOne || armed === live.dataset.phase) return false;
+  const missing = missingVotes();
+  if (missing === 0) return false;
+  armed = live.dataset.phase;
+  const text = missing === 1 ? button.dataset.confirmOne : button.dataset.confirmOther;
+  box.querySelector("[data-confirm-text]").textContent = text.replace("{n}", String(missing));
+  box.hidden = false;
+  return true;
+}
+function disarm() {
+  armed = null;
+  const box = live.querySelector("[data-confirm-box]");
+  if (box) box.hidden = true;
+}
+
 document.addEventListener("submit", (event) => {
   const form = event.target;
+  if (event.submitter && event.submitter.value === "next" && askFirst(event.submitter)) {
+    event.preventDefault();
+    return;
+  }
+  if (event.submitter && event.submitter.value === "next") disarm();
   if (!form.dataset.action) return;
   const open = socket && socket.readyState === WebSocket.OPEN;
   // The socket cannot get through but the network is up: post the form (the HTTP fallback).
@@ -245,6 +284,7 @@ window.addEventListener("offline", () => { if (socket) socket.close(); });
 document.addEventListener("keydown", (event) => {
   if (!live.dataset.socket.startsWith("/ws/lesson/")) return;
   if (event.target.closest("input, textarea, select") || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.key === "Escape" && armed) { disarm(); return; }
   const keys = { " ": "next", ArrowRight: "next", PageDown: "next", u: "u", U: "u", p: "p", P: "p" };
   const key = keys[event.key];
   if (!key) return;
