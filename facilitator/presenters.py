@@ -468,7 +468,10 @@ def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, A
     if game.get("tie_break"):
         tie = game["tie_break"]
         labels = [service_name(o) if tie["kind"] == "budget" else o for o in tie["options"]]
+        passed = [t for t in (entry.get("tie_breaks") or [])
+                  if t["kind"] == tie["kind"] and t["choice"] is None]
         ctx["tie_break"] = {"decider": names.get(tie["decider"], tie["decider"]),
+                            "after_passes": bool(passed),
                             "kind": tie["kind"], "options": tie["options"],
                             "pairs": list(zip(tie["options"], labels, strict=True))}
     if game.get("final") and stage == Stage.FINAL:
@@ -661,6 +664,11 @@ def phone_context(view: dict[str, Any]) -> dict[str, Any]:
     if game.get("final") and session["stage"] == Stage.FINAL:
         mine = game["final"]["players"].get(me["name"])
         ctx["my_final"] = mine
+        if mine is not None:  # tied scores share a place
+            scores_ = [p["score"] for p in game["final"]["players"].values()]
+            ctx["my_rank"] = {"place": 1 + sum(s > mine["score"] for s in scores_),
+                              "of": len(scores_),
+                              "winner": me["name"] in game["final"]["winners"]}
         ctx["my_chart"] = mark_safe(charts.coins_chart(
             me["statement"], goals=role["goals"] if role else None, width=360, height=180))
     return ctx

@@ -33,7 +33,10 @@ function connect() {
   socket.addEventListener("open", () => { retry = 0; showBanner(false); });
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
   socket.addEventListener("close", (event) => {
-    if (event.code === 4403) { location.reload(); return; }
+    if (event.code === 4403) {  // this phone no longer holds a seat (see "removed")
+      if (live.dataset.removed) location.assign(live.dataset.removed); else location.reload();
+      return;
+    }
     showBanner(true);
     retry = Math.min(retry + 1, 5);
     setTimeout(connect, 500 * 2 ** retry);
@@ -75,7 +78,9 @@ function receive(message) {
     if (mine) pending = null;
     if (!quiet) showError(message.message);
   } else if (message.type === "removed") {
-    location.reload();
+    // The teacher removed this student (or gave the seat to a new phone): the join page
+    // says so, instead of an empty form.
+    if (live.dataset.removed) location.assign(live.dataset.removed); else location.reload();
   }
 }
 
