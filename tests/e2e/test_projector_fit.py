@@ -101,6 +101,13 @@ def walk(teacher: Page, class_: list[Student], label: str, *, play: bool = True)
         current = teacher.locator(".rounds li.current")
         rnd = current.inner_text() if current.count() else "0"
         wrong += fits(teacher, f"{label} round {rnd} {stage}")
+        if rnd == "1" and stage in ("debate", "end_of_round") and teacher.locator(
+                ".focus-link").count():  # one table's details, and back to all of them
+            teacher.get_by_role("link", name="Show only table 1").click()
+            expect(teacher.locator("#table-2")).to_be_hidden()
+            wrong += fits(teacher, f"{label} round {rnd} {stage} (table 1 only)")
+            teacher.get_by_role("link", name="Show all tables").first.click()
+            expect(teacher.locator("#table-2")).to_be_visible()
         if stage == "pact" and play:  # everyone gives 3: Tension starts at 1
             for s in class_:
                 s.post(type="pact", coins="3")

@@ -145,7 +145,7 @@ def test_a_spanish_lesson_in_the_browser(browser: Browser, server: str) -> None:
             "2 estudiantes no se pueden repartir en mesas de 6 a 8. Elige:")
         no_english(teacher)
         shot(teacher, "projector-lobby")
-        teacher.get_by_role("button", name="Añadir 4 bots (6)").click()
+        teacher.get_by_role("button", name="Añadir 4 bots y empezar (6)").click()
         expect(ui.topbar(teacher)).to_have_attribute("data-stage", "pact")
 
         # The pact (bots give theirs at once).
