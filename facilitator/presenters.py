@@ -458,7 +458,9 @@ def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, A
         if "midlife" in entry:
             read = cards_read(session, session["round"])
             ctx["midlife"] = midlife_block(entry["midlife"][:read], names)
-            ctx["midlife_total"] = len(entry["midlife"])
+            # Out of the table's players (not the cards drawn: a State that fails at a card
+            # draws no more, and "card 3 of 7" would give that away).
+            ctx["midlife_total"] = len(game["players"])
             if read == ALL_CARDS:
                 ctx["class_changes"] = [class_change_text(c, names)
                                         for c in entry.get("class_changes", [])]
@@ -509,8 +511,9 @@ def next_label(session: dict[str, Any], tables: list[dict[str, Any]] | None = No
     if stage == Stage.EVENT:
         return _("First card") if rnd == data.MIDLIFE_ROUND else _("Start the debate")
     if stage == Stage.MIDLIFE:
-        total = max((t.get("midlife_total", 0) for t in tables), default=0)
-        return _("Next card") if session.get("cards", 0) < total else _("End of the Crossroads")
+        more = any(t.get("midlife_total", 0) > session.get("cards", 0)
+                   for t in tables if not t["failed"])  # a standing table has cards left
+        return _("Next card") if more else _("End of the Crossroads")
     if stage == Stage.END_OF_ROUND:
         return _("Final count") if rnd >= data.ROUNDS else _("Next round")
     return {

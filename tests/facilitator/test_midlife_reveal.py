@@ -97,7 +97,7 @@ def test_each_press_reveals_one_card_and_only_its_consequences() -> None:
             html = projector(session)
             assert shown_tension(html) == expected, (read, draws[read - 1])
             assert ("The State has failed" in html) == (expected >= data.FAIL_TENSION)
-            assert f"card {read} of {len(draws)}" in html
+            assert f"card {read} of {len(seats)}" in html  # of the players, not of the draws
             for later in draws[read:]:
                 assert f"“{names[later['player']]}”" not in html
             assert "class=\"changes\"" not in html  # class changes come after every card
