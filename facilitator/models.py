@@ -92,8 +92,22 @@ class ClassSession(models.Model):
 
     @property
     def phase_id(self) -> str:
-        """Names the moment of the lesson; a phone's action for another moment is stale."""
+        """Names the moment of the lesson; a phone's action for another moment is stale.
+
+        In the Midlife stage each card read is a moment of its own (a second press of the
+        teacher's button for the same card is stale, not a second card)."""
+        if self.stage == self.Stage.MIDLIFE:
+            return f"{self.round}:{self.stage}:{self.cards_read}"
         return f"{self.round}:{self.stage}"
+
+    @property
+    def cards_read(self) -> int:
+        """Midlife cards the class has seen: the press that opened the Crossroads shows the
+        first, each teacher step of kind "card" one more (so undo hides the last again)."""
+        if self.stage != self.Stage.MIDLIFE:
+            return 0
+        return 1 + self.steps.filter(kind="card", round_before=self.round,
+                                     stage_before=self.stage).count()
 
 
 class Table(models.Model):

@@ -17,8 +17,17 @@ from django.utils.translation import ngettext, pgettext
 
 from facilitator import charts, notices, seating
 from facilitator.models import ClassSession
-from facilitator.pacing import failure_moment, moment, rank
+from facilitator.pacing import (
+    ALL_CARDS,
+    card_moments,
+    cards_read,
+    failure_moment,
+    moment,
+    rank,
+    session_moment,
+)
 from games.state_in_class import data
+from games.state_in_class.rules import split_shares
 from games.state_in_class.views import role_card
 
 Stage = ClassSession.Stage
@@ -98,13 +107,25 @@ def event_effect(event: str, effect: dict[str, Any]) -> str:
     return _(data.EVENT_TEXTS[event])
 
 
-def tension_reason(change: dict[str, Any]) -> str:
+# The rulebook's amount for each cause of a Tension change (the track stops at 1 and 10,
+# so the change the engine records can be smaller).
+RULE_TENSION = {"could_not_pay": data.EXCLUSION_TENSION,
+                "midlife": data.MIDLIFE_EXCLUSION_TENSION, "service_at_level_1": 1,
+                "strong_services": -1, "storm": data.STORM_TENSION, "weak_country": 1}
+
+
+def tension_reason(change: dict[str, Any], me: str | None = None) -> str:
+    """"+3: Home care worker could not pay"; said to ``me`` ("you could not pay") on the
+    phone of the player it is about. The rule's amount is shown even when the track's end
+    cut it short, with a word on the cap."""
     reason = change.get("reason")
     role = role_name(change.get("role"))
+    mine = me is not None and change.get("player") == me
     if reason == "could_not_pay":
-        text = _("%(role)s could not pay") % {"role": role}
+        text = _("you could not pay") if mine else _("%(role)s could not pay") % {"role": role}
     elif reason == "midlife":
-        text = _("%(role)s got an Exclusion token at the Midlife Crossroads") % {"role": role}
+        text = (_("you got an Exclusion token at the Midlife Crossroads") if mine else
+                _("%(role)s got an Exclusion token at the Midlife Crossroads") % {"role": role})
     elif reason == "service_at_level_1":
         text = _("%(service)s is still at level 1") % {"service": service_name(change["service"])}
     elif reason == "strong_services":
@@ -112,9 +133,14 @@ def tension_reason(change: dict[str, Any]) -> str:
     elif reason == "storm":
         text = _("the Great storm")
     elif reason == "weak_country":
-        text = _("%(role)s drew “Nothing happens to you” in a weak country") % {"role": role}
+        text = (_("you drew “Nothing happens to you” in a weak country") if mine else
+                _("%(role)s drew “Nothing happens to you” in a weak country") % {"role": role})
     else:
         text = str(reason)
+    rule = RULE_TENSION.get(str(reason), change["delta"])
+    if rule != change["delta"]:
+        return _("%(delta)s: %(reason)s (Tension stops at %(value)d, the end of the track)") % {
+            "delta": signed(rule), "reason": text, "value": change["value"]}
     return f"{signed(change['delta'])}: {text}"
 
 
@@ -150,13 +176,16 @@ def visible_round(entry_round: int, session: dict[str, Any]) -> bool:
     return True
 
 
-# The stage at which the class sees a round's coin movements of each kind (round 4, the
-# Midlife Crossroads, is paced by ``visible_round`` alone).
+# The stage at which the class sees a round's coin movements of each kind (in round 4, the
+# Midlife Crossroads, a card's coins come with its card: ``visible_entry``).
 SHOWN_AT = {"boom": Stage.EVENT, "storm": Stage.EVENT, "income": Stage.PAY, "tax": Stage.PAY,
             "cost_of_living": Stage.PAY}
+# Where the class sees each cause of a Tension change or an exclusion (outside round 4).
+CAUSE_SHOWN_AT = {"storm": Stage.EVENT, "could_not_pay": Stage.PAY}
 
 
-def visible_entry(entry: dict[str, Any], session: dict[str, Any]) -> bool:
+def visible_entry(entry: dict[str, Any], session: dict[str, Any],
+                  my_card: int | None = None) -> bool:
     """Has the teacher reached the moment this wallet line happened?
 
     Decision: a bag is counted (and the engine pays everyone) as soon as the last token is in,
@@ -164,48 +193,69 @@ def visible_entry(entry: dict[str, Any], session: dict[str, Any]) -> bool:
     living only when the teacher reveals the count (the "pay" stage), so no wallet gives the
     result away early. It also means a count changes no phone's screen (only a tie-break
     decider's), which the services rely on (performance, docs/performance.md).
+
+    In the Midlife round the income comes when the Crossroads opens, a card's coins when the
+    class reaches that card (``my_card``: the player's card, 1-based) and a class change's
+    at the round's end.
     """
     if not visible_round(entry["round"], session):
         return False
+    if entry["round"] == data.MIDLIFE_ROUND:
+        read = cards_read(session, data.MIDLIFE_ROUND)
+        if entry["reason"].startswith("midlife:"):
+            return my_card is not None and read >= my_card
+        if entry["reason"] == "class_change":
+            return read == ALL_CARDS
+        return True
     shown_at = SHOWN_AT.get(entry["reason"])
     if (shown_at is None or entry["round"] != session["round"]
-            or session["stage"] == Stage.FINAL or session["round"] == data.MIDLIFE_ROUND):
+            or session["stage"] == Stage.FINAL):
         return True
     return rank(session["stage"]) >= rank(shown_at)
 
 
-EXCLUSION_SHOWN_AT = {"could_not_pay": Stage.PAY, "midlife": Stage.MIDLIFE}
+def shown_flags(entry_round: int, entry: dict[str, Any], session: dict[str, Any]
+                ) -> tuple[list[bool], list[bool]]:
+    """Which of a round's Tension changes and exclusions the class has seen, in order."""
+    changes, exclusions = entry.get("tension") or [], entry.get("exclusions") or []
+    reached = session_moment(session)
+    if reached < moment(entry_round, Stage.EVENT) or not visible_round(entry_round, session):
+        return [False] * len(changes), [False] * len(exclusions)
+    if reached >= moment(entry_round + 1, Stage.EVENT) or session["stage"] == Stage.FINAL:
+        return [True] * len(changes), [True] * len(exclusions)
+    at_end = rank(session["stage"]) >= rank(Stage.END_OF_ROUND)
+    if entry_round == data.MIDLIFE_ROUND:
+        read = cards_read(session, entry_round)
+        tension_cards, exclusion_cards = card_moments(entry)
+        return ([at_end if c is None else read >= c for c in tension_cards],
+                [at_end if c is None else read >= c for c in exclusion_cards])
 
+    def seen(item: dict[str, Any]) -> bool:
+        return rank(session["stage"]) >= rank(CAUSE_SHOWN_AT.get(item.get("reason", ""),
+                                                                 Stage.END_OF_ROUND))
 
-def exclusion_shown(exclusion: dict[str, Any], stage: str) -> bool:
-    """Has the class reached, within the exclusion's round, the moment it happened?"""
-    return rank(stage) >= rank(EXCLUSION_SHOWN_AT.get(exclusion["reason"], Stage.END_OF_ROUND))
+    return [seen(c) for c in changes], [seen(e) for e in exclusions]
 
 
 def exclusions_ahead(game: dict[str, Any], session: dict[str, Any]) -> Counter[str]:
     """Exclusion tokens, per player, that the class has not reached yet (the engine runs
     ahead of the teacher: a count pays everyone at once, the Midlife round plays itself)."""
     ahead: Counter[str] = Counter()
-    if session["stage"] == Stage.FINAL:
-        return ahead
-    shown = session["round"]
     for rnd, entry in enumerate(game.get("history") or [], start=1):
-        for e in entry.get("exclusions", []):
-            if rnd > shown or (rnd == shown and not exclusion_shown(e, session["stage"])):
+        for e, seen in zip(entry.get("exclusions") or [], shown_flags(rnd, entry, session)[1],
+                           strict=True):
+            if not seen:
                 ahead[e["player"]] += 1
     return ahead
 
 
 def roles_ahead(game: dict[str, Any], session: dict[str, Any]) -> dict[str, tuple[str, str]]:
-    """Players whose class changed at a Midlife Crossroads the class has not reached yet,
-    with the role and class they still hold as shown (the engine plays round 4 by itself
-    as soon as round 3's budget is counted)."""
-    if session["stage"] == Stage.FINAL:
-        return {}
-    reached = moment(session["round"], session["stage"])
+    """Players whose class changed at a Midlife Crossroads the class has not reached the end
+    of yet, with the role and class they still hold as shown (the engine plays round 4 by
+    itself as soon as round 3's budget is counted)."""
     before: dict[str, tuple[str, str]] = {}
     for rnd, entry in enumerate(game.get("history") or [], start=1):
-        if moment(rnd, Stage.MIDLIFE) <= reached:
+        if cards_read(session, rnd) == ALL_CARDS:
             continue
         for change in entry.get("class_changes", []):
             if change.get("result") == "changed":
@@ -214,18 +264,35 @@ def roles_ahead(game: dict[str, Any], session: dict[str, Any]) -> dict[str, tupl
 
 
 def board_as_shown(game: dict[str, Any], session: dict[str, Any]) -> dict[str, Any]:
-    """Services, Tension and this round's story as of the teacher's stage."""
+    """Services, Tension and this round's story as of the teacher's stage.
+
+    Tension is the value after the last change the class has seen this round (before the
+    first one: the value the round started with); services are the previous round's until
+    the round's end, once the engine has played past it.
+    """
     rnd = session["round"]
     history = game.get("history") or []
     entry = history[rnd - 1] if 0 < rnd <= len(history) else {}
     ahead = game.get("round", 0) > rnd or game.get("over")
     services = {s: dict(v) for s, v in game["services"].items()}
     tension = game.get("tension")
-    if ahead and entry.get("levels") is not None and session["stage"] != Stage.FINAL:
-        for s in services:
-            services[s]["level"] = entry["levels"][s]
-            services[s]["fund"] = entry["funds"][s]
+    if not entry or session["stage"] == Stage.FINAL:
+        return {"services": services, "tension": tension, "entry": entry}
+    if ahead:
+        before_end = rank(session["stage"]) < rank(Stage.END_OF_ROUND)
+        source = history[rnd - 2] if before_end and rnd >= 2 else entry
+        if source.get("levels") is not None:
+            for s in services:
+                services[s]["level"] = source["levels"][s]
+                services[s]["fund"] = source["funds"][s]
         tension = entry.get("tension_after", tension)
+    changes = entry.get("tension") or []
+    seen = [c for c, shown in zip(changes, shown_flags(rnd, entry, session)[0], strict=True)
+            if shown]
+    if seen:
+        tension = seen[-1]["value"]
+    elif changes:
+        tension = changes[0]["value"] - changes[0]["delta"]
     return {"services": services, "tension": tension, "entry": entry}
 
 
@@ -369,11 +436,14 @@ def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, A
     if entry:
         ctx["event"] = {"name": _(data.EVENT_NAMES[entry["event"]]),
                         "effect": event_effect(entry["event"], entry.get("event_effect", {}))}
-        ctx["tension_changes"] = [tension_reason(c) for c in entry.get("tension", [])
-                                  if stage_allows_tension(c, stage)]
-        ctx["exclusions"] = [{"name": names.get(e["player"], e["player"]),
-                              "role": role_name(e["role"])} for e in entry.get("exclusions", [])
-                             if exclusion_shown(e, stage)]
+        tension_seen, exclusions_seen = shown_flags(session["round"], entry, session)
+        ctx["tension_seen"] = [c for c, seen in zip(entry.get("tension") or [], tension_seen,
+                                                    strict=True) if seen]
+        ctx["tension_changes"] = [tension_reason(c) for c in ctx["tension_seen"]]
+        ctx["exclusions"] = [{"name": names.get(e["player"], e["player"]), "player": e["player"],
+                              "role": role_name(e["role"]), "reason": e["reason"]}
+                             for e, seen in zip(entry.get("exclusions") or [], exclusions_seen,
+                                                strict=True) if seen]
         if "tax" in entry and "winner" in entry["tax"] and after >= rank(Stage.PAY):
             tax = entry["tax"]
             ctx["tax_result"] = {
@@ -387,14 +457,24 @@ def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, A
         if entry.get("obsolescence") and after >= rank(Stage.END_OF_ROUND):
             ctx["obsolescence"] = True
         if "midlife" in entry:
-            ctx["midlife"] = midlife_block(entry["midlife"], names)
-            ctx["class_changes"] = [class_change_text(c, names)
-                                    for c in entry.get("class_changes", [])]
+            read = cards_read(session, session["round"])
+            ctx["midlife"] = midlife_block(entry["midlife"][:read], names)
+            # Out of the table's players (not the cards drawn: a State that fails at a card
+            # draws no more, and "card 3 of 7" would give that away).
+            ctx["midlife_total"] = len(game["players"])
+            if read == ALL_CARDS:
+                ctx["class_changes"] = [class_change_text(c, names)
+                                        for c in entry.get("class_changes", [])]
         ctx["tie_breaks"] = entry.get("tie_breaks", [])
+    if game.get("tax_collects") and stage == Stage.DEBATE:
+        ctx["taxes"] = tax_table(game["tax_collects"])
     if game.get("tie_break"):
         tie = game["tie_break"]
         labels = [service_name(o) if tie["kind"] == "budget" else o for o in tie["options"]]
+        passed = [t for t in (entry.get("tie_breaks") or [])
+                  if t["kind"] == tie["kind"] and t["choice"] is None]
         ctx["tie_break"] = {"decider": names.get(tie["decider"], tie["decider"]),
+                            "after_passes": bool(passed),
                             "kind": tie["kind"], "options": tie["options"],
                             "pairs": list(zip(tie["options"], labels, strict=True))}
     if game.get("final") and stage == Stage.FINAL:
@@ -406,32 +486,41 @@ def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, A
     return ctx
 
 
+def tax_table(collects: dict[str, int]) -> list[dict[str, Any]]:
+    """The rulebook's table of the four taxes, for this table's players: what each class
+    pays, what the table collects, and what the service with the most budget votes gets."""
+    levels = dict.fromkeys(data.SERVICES, data.MIN_LEVEL)
+    return [{"option": o, "name": _(data.TAX_NAMES[o]), "upper": data.TAXES[o][data.UPPER],
+             "middle": data.TAXES[o][data.MIDDLE], "working": data.TAXES[o][data.WORKING],
+             "collects": collects[o],
+             "first": split_shares(collects[o], list(data.SERVICES), levels)[0][data.SERVICES[0]]}
+            for o in data.TAX_OPTIONS]
+
+
 def failure_seen(game: dict[str, Any], session: dict[str, Any]) -> bool:
     """Has the teacher reached the moment this table's State failed?"""
     when = failure_moment(game["failed"], game["round"], game.get("history") or [])
-    return when is not None and moment(session["round"], session["stage"]) >= when
+    return when is not None and session_moment(session) >= when
 
 
-def stage_allows_tension(change: dict[str, Any], stage: str) -> bool:
-    """Show each Tension change once the teacher has reached the moment it happened."""
-    reason = change.get("reason")
-    if reason in ("service_at_level_1", "strong_services"):
-        return rank(stage) >= rank(Stage.END_OF_ROUND)
-    if reason == "could_not_pay":
-        return rank(stage) >= rank(Stage.PAY)
-    return True
-
-
-def next_label(session: dict[str, Any]) -> str:
+def next_label(session: dict[str, Any], tables: list[dict[str, Any]] | None = None) -> str:
+    """What the teacher's one button does next, said as that (not as the stage it leaves)."""
     stage, rnd = session["stage"], session["round"]
+    tables = tables or []
+    if tables and stage != Stage.PACT and all(t["failed"] for t in tables):
+        return _("Final count")
     if stage == Stage.EVENT:
-        return _("Midlife cards") if rnd == data.MIDLIFE_ROUND else _("Start the debate")
+        return _("First card") if rnd == data.MIDLIFE_ROUND else _("Start the debate")
+    if stage == Stage.MIDLIFE:
+        more = any(t.get("midlife_total", 0) > session.get("cards", 0)
+                   for t in tables if not t["failed"])  # a standing table has cards left
+        return _("Next card") if more else _("End of the Crossroads")
     if stage == Stage.END_OF_ROUND:
         return _("Final count") if rnd >= data.ROUNDS else _("Next round")
     return {
         Stage.PACT: _("Close the pact"), Stage.DEBATE: _("Open the tax vote"),
         Stage.TAX_VOTE: _("Count the votes"), Stage.PAY: _("Open the budget vote"),
-        Stage.BUDGET_VOTE: _("Count the votes"), Stage.MIDLIFE: _("End of round"),
+        Stage.BUDGET_VOTE: _("Count the votes"),
     }.get(stage, _("Next"))
 
 
@@ -451,20 +540,56 @@ def seating_text(students: int) -> dict[str, Any] | None:
         "text": ngettext("%(n)d student cannot be split into tables of 6 to 8. Choose:",
                          "%(n)d students cannot be split into tables of 6 to 8. Choose:",
                          students) % {"n": students},
-        "bots": ngettext("Add %(b)d bot (%(sizes)s)", "Add %(b)d bots (%(sizes)s)", bots.bots)
+        "bots": ngettext("Add %(b)d bot and start (%(sizes)s)",
+                         "Add %(b)d bots and start (%(sizes)s)", bots.bots)
         % {"b": bots.bots, "sizes": " + ".join(map(str, bots.tables))} if bots else None,
-        "pairs": ngettext("%(p)d pair shares a phone (%(sizes)s)",
-                          "%(p)d pairs share a phone (%(sizes)s)", pairs.pairs)
+        "pairs": ngettext("Start with %(p)d pair sharing a phone (%(sizes)s)",
+                          "Start with %(p)d pairs sharing a phone (%(sizes)s)", pairs.pairs)
         % {"p": pairs.pairs, "sizes": " + ".join(map(str, pairs.tables))} if pairs else None,
     }
+
+
+def next_blocked(session: dict[str, Any], tables: list[dict[str, Any]],
+                 seating: dict[str, Any] | None) -> str:
+    """Why the teacher's button cannot act now ("" if it can): it is then disabled, with
+    this reason beside it, instead of doing nothing when pressed."""
+    stage = session["stage"]
+    if stage == Stage.LOBBY:
+        if seating is None:
+            return _("Wait for the students to join.")
+        if seating["needs_fill"]:
+            return _("Choose below how to fill the gaps.")
+        return ""
+    waiting = [str(t["number"]) for t in tables if t.get("tie_break") and not t["failed"]]
+    if waiting and stage in (Stage.PAY, Stage.END_OF_ROUND):
+        return ngettext("Waiting for a tie-break at table %(tables)s.",
+                        "Waiting for tie-breaks at tables %(tables)s.", len(waiting)) % {
+            "tables": ", ".join(waiting)}
+    return ""
+
+
+def count_confirm(session: dict[str, Any]) -> dict[str, str] | None:
+    """The question before a count with tokens missing, in its singular and plural forms
+    ("{n}" is filled in by the page, which keeps each bag's live count)."""
+    if session["stage"] not in (Stage.TAX_VOTE, Stage.BUDGET_VOTE):
+        return None
+    forms = {}
+    for key, n in (("one", 1), ("other", 2)):
+        forms[key] = ngettext("%(n)s student has not voted: count anyway?",
+                              "%(n)s students have not voted: count anyway?", n) % {"n": "{n}"}
+    return forms
 
 
 def projector_context(view: dict[str, Any], *, join_url: str = "") -> dict[str, Any]:
     session = view["session"]
     code = session.get("join_code") or ""
+    tables = [table_context(t, session) for t in view["tables"]]
+    seating = seating_text(len(view.get("lobby") or []))
     return {
-        "next_label": next_label(session),
-        "seating": seating_text(len(view.get("lobby") or [])),
+        "next_blocked": next_blocked(session, tables, seating),
+        "count_confirm": count_confirm(session),
+        "next_label": next_label(session, tables),
+        "seating": seating,
         "session": session,
         "stage_label": dict(ClassSession.Stage.choices).get(session["stage"], ""),
         "phase_bar": phase_bar(session),
@@ -473,7 +598,8 @@ def projector_context(view: dict[str, Any], *, join_url: str = "") -> dict[str, 
                     "midlife": n == data.MIDLIFE_ROUND} for n in range(1, data.ROUNDS + 1)],
         "lobby": view.get("lobby"),
         "join_url": join_url, "join_code": code, "join_code_spaced": f"{code[:3]} {code[3:]}",
-        "tables": [table_context(t, session) for t in view["tables"]],
+        "tables": tables,
+        "marks": {k: class_mark(k) for k in (data.UPPER, data.MIDDLE, data.WORKING)},
         "grid": len(view["tables"]) > 1,
         "undone": notices.undone_notice(session),
     }
@@ -494,7 +620,12 @@ def phone_context(view: dict[str, Any]) -> dict[str, Any]:
     me = game.get("me")
     if me is None:
         return ctx
-    statement = [e for e in me["statement"] if visible_entry(e, session)]
+    draws = (table.get("midlife") or []) if session["round"] == data.MIDLIFE_ROUND else []
+    history = game.get("history") or []
+    all_draws = (history[data.MIDLIFE_ROUND - 1].get("midlife") or []
+                 if len(history) >= data.MIDLIFE_ROUND else [])
+    my_card = next((i + 1 for i, d in enumerate(all_draws) if d["player"] == me["name"]), None)
+    statement = [e for e in me["statement"] if visible_entry(e, session, my_card)]
     balance = statement[-1]["balance"] if statement else me["coins"]
     rounds: dict[int, list[dict[str, Any]]] = {}
     for e in statement:
@@ -512,7 +643,15 @@ def phone_context(view: dict[str, Any]) -> dict[str, Any]:
         "statement": [{"round": r, "items": items} for r, items in sorted(rounds.items(),
                                                                        reverse=True)],
         "this_round": rounds.get(session["round"], []),
+        "excluded_now": [e for e in table.get("exclusions", []) if e["player"] == me["name"]],
+        "tension_changes": [tension_reason(c, me["name"])
+                            for c in table.get("tension_seen", [])],
     }
+    if session["stage"] == Stage.MIDLIFE:
+        ctx["my_card"] = next((d for d in draws if d["player_name"] == me["name"]), None)
+        ctx["reading"] = draws[-1] if draws else None
+        ctx["cards_before_mine"] = (my_card - len(draws) - 1 if my_card and not ctx["my_card"]
+                                    else 0)
     if role:
         ctx["role"] = {
             **role, "name": role_name(role["id"]), "klass": class_name(role["class"]),
@@ -533,6 +672,11 @@ def phone_context(view: dict[str, Any]) -> dict[str, Any]:
     if game.get("final") and session["stage"] == Stage.FINAL:
         mine = game["final"]["players"].get(me["name"])
         ctx["my_final"] = mine
+        if mine is not None:  # tied scores share a place
+            scores_ = [p["score"] for p in game["final"]["players"].values()]
+            ctx["my_rank"] = {"place": 1 + sum(s > mine["score"] for s in scores_),
+                              "of": len(scores_),
+                              "winner": me["name"] in game["final"]["winners"]}
         ctx["my_chart"] = mark_safe(charts.coins_chart(
             me["statement"], goals=role["goals"] if role else None, width=360, height=180))
     return ctx

@@ -57,6 +57,7 @@ def session_info(session: ClassSession) -> dict[str, Any]:
         "id": session.pk, "title": str(session), "game": session.game,
         "language": session.language, "status": session.status, "stage": session.stage,
         "round": session.round, "paused": session.paused, "phase_id": session.phase_id,
+        "cards": session.cards_read,
         "join_code": session.join_code if session.is_open else None,
         "debate_seconds": session.options.get("debate_seconds"),
         "undone": session.undone,

@@ -464,6 +464,10 @@ def _advance(*, session: ClassSession, expected: str | None = None) -> ClassSess
             "Waiting for a tie-break at table %(tables)s.",
             "Waiting for tie-breaks at tables %(tables)s.", len(waiting)) % {
                 "tables": ", ".join(map(str, waiting))})
+    if stage == Stage.MIDLIFE and session.cards_read < _cards_to_read(tables, states, rnd):
+        _record_step(session, "card", *before)  # the next card at every table: no action
+        broadcast.refresh(session.pk, session.seats.values_list("pk", flat=True))
+        return session
     # Fix: leave the normal sequence only when the State failed at every table. A last budget
     # vote that closes itself (everyone voted) also ends a game, and "next" then skipped
     # round 8's end of round (the last split) straight to the final count.
@@ -503,6 +507,14 @@ def _next_stage(stage: str, rnd: int) -> tuple[str, int]:
     return following[stage], rnd
 
 
+def _cards_to_read(tables: list[Table], states: dict[int, Any], rnd: int) -> int:
+    """The most Midlife cards drawn at any table in round ``rnd`` (a table whose State
+    failed at a card drew no more)."""
+    drawn = [len(states[t.pk].history[rnd - 1].get("midlife") or [])
+             for t in tables if len(states[t.pk].history) >= rnd]
+    return max(drawn, default=0)
+
+
 def _after_failure(session: ClassSession, tables: list[Table], states: dict[int, Any],
                    normal: tuple[str, int]) -> tuple[str, int]:
     """The State failed at every table: walk on to the moment of the (last) failure, so the
@@ -510,7 +522,7 @@ def _after_failure(session: ClassSession, tables: list[Table], states: dict[int,
     moments = [failure_moment(True, states[t.pk].round, states[t.pk].history)
                for t in tables if states[t.pk].failed]
     target = max((m for m in moments if m), default=None)
-    if target and moment(session.round, session.stage) < target:
+    if target and moment(session.round, session.stage, session.cards_read) < target:
         nxt, nrnd = normal
         if moment(nrnd, nxt) > target:
             return ROUND_STAGES[target[1]], target[0]

@@ -33,7 +33,10 @@ function connect() {
   socket.addEventListener("open", () => { retry = 0; showBanner(false); });
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
   socket.addEventListener("close", (event) => {
-    if (event.code === 4403) { location.reload(); return; }
+    if (event.code === 4403) {  // this phone no longer holds a seat (see "removed")
+      if (live.dataset.removed) location.assign(live.dataset.removed); else location.reload();
+      return;
+    }
     showBanner(true);
     retry = Math.min(retry + 1, 5);
     setTimeout(connect, 500 * 2 ** retry);
@@ -75,7 +78,9 @@ function receive(message) {
     if (mine) pending = null;
     if (!quiet) showError(message.message);
   } else if (message.type === "removed") {
-    location.reload();
+    // The teacher removed this student (or gave the seat to a new phone): the join page
+    // says so, instead of an empty form.
+    if (live.dataset.removed) location.assign(live.dataset.removed); else location.reload();
   }
 }
 
@@ -108,10 +113,10 @@ function resendIfLost(phase) {
   }
 }
 
-// Fix: the console's own state (the debate timer, the Midlife cards shown so far, the table
-// in focus) lived in sessionStorage, which dies with the tab: a projector tab closed and
-// opened again restarted the timer and hid the cards already read. localStorage outlives the
-// tab; only the current moment's entry of each kind is kept.
+// The console's own state (the debate timer, the table in focus) lives in localStorage, which
+// outlives the tab (a projector tab closed and opened again keeps its timer); only the
+// current moment's entry of each kind is kept. The Midlife cards read so far are the
+// server's (each press is a teacher step), not the page's.
 const store = window.localStorage;
 function keep(prefix, key, value) {
   for (let i = store.length - 1; i >= 0; i -= 1) {
@@ -119,23 +124,6 @@ function keep(prefix, key, value) {
     if (old && old !== key && old.startsWith(prefix)) store.removeItem(old);
   }
   store.setItem(key, value);
-}
-
-// ---- console only: Midlife cards appear one by one, as they are read ----
-function revealKey() { return `reveal:${live.dataset.socket}:${live.dataset.phase}`; }
-function applyReveal() {
-  // Every table reveals its n-th card at the same press.
-  const shown = Number(store.getItem(revealKey()) || 1);
-  for (const board of live.querySelectorAll("article")) {
-    board.querySelectorAll("[data-reveal]").forEach((item, i) => { item.hidden = i >= shown; });
-  }
-}
-function revealOne() {
-  if (!live.querySelector("[data-reveal][hidden]")) return false;
-  const shown = Number(store.getItem(revealKey()) || 1) + 1;
-  keep(`reveal:${live.dataset.socket}:`, revealKey(), String(shown));
-  applyReveal();
-  return true;
 }
 
 // ---- console only: focus on one table of several (kept across updates and reloads) ----
@@ -170,6 +158,12 @@ function swap(html, phase) {
     ? [...live.querySelectorAll("form input:checked")].map((i) => [i.name, i.value]) : [];
   live.innerHTML = html;
   if (phase) live.dataset.phase = phase;
+  if (armed && armed === live.dataset.phase) {
+    const button = live.querySelector("button[data-confirm-one]");
+    if (button) { armed = null; askFirst(button); } else { disarm(); }
+  } else {
+    armed = null;
+  }
   if (focused) document.getElementById(focused)?.focus();
   for (const [name, value] of ticked) {
     for (const input of live.querySelectorAll(`form input[name="${CSS.escape(name)}"]`)) {
@@ -182,7 +176,6 @@ function swap(html, phase) {
   const now = live.querySelector("#now");
   if (now && now.getBoundingClientRect().top < 0) window.scrollTo(0, 0);
   startTimer();
-  applyReveal();
   applyFocus();
 }
 
@@ -236,12 +229,41 @@ function formMessage(form, submitter) {
   return message;
 }
 
+// ---- console only: a count with tokens missing asks first ("1 has not voted: count
+// anyway?"); the same key or click again counts, Esc waits. The question is for this
+// moment of the lesson only.
+let armed = null;
+function missingVotes() {
+  let missing = 0;
+  for (const bag of live.querySelectorAll("[data-progress][data-of]")) {
+    missing += Math.max(0, Number(bag.dataset.of) - Number(bag.dataset.voted || 0));
+  }
+  return missing;
+}
+function askFirst(button) {
+  const box = live.querySelector("[data-confirm-box]");
+  if (!box || !button || !button.dataset.confirmOne || armed === live.dataset.phase) return false;
+  const missing = missingVotes();
+  if (missing === 0) return false;
+  armed = live.dataset.phase;
+  const text = missing === 1 ? button.dataset.confirmOne : button.dataset.confirmOther;
+  box.querySelector("[data-confirm-text]").textContent = text.replace("{n}", String(missing));
+  box.hidden = false;
+  return true;
+}
+function disarm() {
+  armed = null;
+  const box = live.querySelector("[data-confirm-box]");
+  if (box) box.hidden = true;
+}
+
 document.addEventListener("submit", (event) => {
   const form = event.target;
-  if (event.submitter && event.submitter.value === "next" && revealOne()) {
+  if (event.submitter && event.submitter.value === "next" && askFirst(event.submitter)) {
     event.preventDefault();
     return;
   }
+  if (event.submitter && event.submitter.value === "next") disarm();
   if (!form.dataset.action) return;
   const open = socket && socket.readyState === WebSocket.OPEN;
   // The socket cannot get through but the network is up: post the form (the HTTP fallback).
@@ -272,6 +294,7 @@ window.addEventListener("offline", () => { if (socket) socket.close(); });
 document.addEventListener("keydown", (event) => {
   if (!live.dataset.socket.startsWith("/ws/lesson/")) return;
   if (event.target.closest("input, textarea, select") || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.key === "Escape" && armed) { disarm(); return; }
   const keys = { " ": "next", ArrowRight: "next", PageDown: "next", u: "u", U: "u", p: "p", P: "p" };
   const key = keys[event.key];
   if (!key) return;
@@ -310,6 +333,5 @@ function startTimer() {
 }
 
 startTimer();
-applyReveal();
 applyFocus();
 connect();

@@ -200,11 +200,12 @@ def test_start_refusals_change_nothing():
 # --------------------------------------------------------------------------- lock-step
 
 
-def expected_stages() -> list[tuple[int, str]]:
+def expected_stages(cards: int) -> list[tuple[int, str]]:
+    """Every stage of a lesson; the Midlife stage once per card read (one per player)."""
     stages = [(0, "pact")]
     for r in range(1, 9):
         if r == 4:
-            stages += [(4, "event"), (4, "midlife"), (4, "end_of_round")]
+            stages += [(4, "event"), *[(4, "midlife")] * cards, (4, "end_of_round")]
         else:
             stages += [(r, s) for s in ("event", "debate", "tax_vote", "pay", "budget_vote",
                                         "end_of_round")]
@@ -243,7 +244,7 @@ def test_one_next_moves_every_table_through_the_whole_lesson(monkeypatch):
                 assert len(counts(table, "budget", r)) == 1
             if session.stage == "midlife":
                 assert state.history[3].get("midlife")
-    assert seen == expected_stages()
+    assert seen == expected_stages(cards=6)  # two tables of 6
     session = fresh(session)
     assert session.status == "finished" and session.finished_at is not None
     for table in tables:

@@ -95,7 +95,8 @@ def test_a_spanish_lesson_from_the_lobby_to_the_final_count():
     session = fresh(lesson.session)
     services.pact_submit(seat_id=lesson.seat("Ana"), coins=1, expected=session.phase_id)
     spanish(lesson.projector(), "1 de 8 ha elegido su aportación al pacto")
-    spanish(lesson.phone(), "Gracias. Tu elección es secreta.", "1 de 8 ha elegido.")
+    spanish(lesson.phone(), "Gracias. Tu elección es secreta.",
+            "El proyector muestra cuántos de tu mesa han elegido.")
     for table in fresh(lesson.session).tables.all():
         for seat in humans(table):
             if seat.nickname != "Ana":
@@ -109,7 +110,7 @@ def test_a_spanish_lesson_from_the_lobby_to_the_final_count():
                     "Ingresos por ronda", "Coste de vida por ronda",
                     "Tus metas vitales (monedas al final)", "Servicios que te ayudan",
                     "Aportaste 1 moneda al pacto inicial.", "Antes de la partida",
-                    "Monedas iniciales", "Va tirando", "Vive bien", "Prospera")
+                    "Monedas iniciales", "Ir tirando", "Vivir bien", "Prosperar")
     assert re.search(r"Clase (alta|media|trabajadora)", phone)
 
     lesson.advance()  # the debate
@@ -150,9 +151,12 @@ def test_a_spanish_lesson_from_the_lobby_to_the_final_count():
         session = fresh(lesson.session)
         if session.stage == ClassSession.Stage.MIDLIFE:
             spanish(lesson.projector(), "La Encrucijada vital",
-                    "Cada jugador lee su carta en voz alta.")
-            spanish(lesson.phone(), "La Encrucijada vital", "Lee tu carta en voz alta a tu mesa:",
-                    "Depende de")
+                    f"carta {session.cards_read} de 8")
+            if session.cards_read == 8:  # every card read: this phone's too
+                spanish(lesson.phone(), "La Encrucijada vital",
+                        "Lee tu carta en voz alta a tu mesa:", "Depende de")
+            else:
+                spanish(lesson.phone(), "La Encrucijada vital")
         if session.stage == ClassSession.Stage.TAX_VOTE:
             vote_all(session, "tax", rng, ["C", "D"])
         elif session.stage == ClassSession.Stage.BUDGET_VOTE:

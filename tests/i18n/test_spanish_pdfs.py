@@ -94,7 +94,7 @@ def test_the_student_handouts_are_in_spanish(rendered, tmp_path: Path):
             "Tu puntuación", "Tus monedas, ronda a ronda", "Tu extracto bancario", "Inicio",
             "Para pensar", "Tensión final", "Página 1 de 16")
     assert re.search(r"Clase (alta|media|trabajadora)", text)
-    assert re.search(r"(Va tirando|Vive bien|Prospera|No llega)", text)
+    assert re.search(r"(Ir tirando|Vivir bien|Prosperar|No llega)", text)
 
 
 @pytest.mark.django_db

@@ -1,0 +1,151 @@
+"""Every stage of the projector fits one screen, without scrolling, at 1920×1080 and at
+1280×720 (many classroom projectors), for one table and for several.
+
+Students here are light: each is its own cookie jar posting the phone's plain forms (the
+HTTP fallback of the phone page), so a class of 32 or 40 costs no browser. Everyone gives 3
+coins to the pact; one student per table votes (tax C, the budget rotating), which mostly
+keeps the State standing; the others abstain. Budget ties (two services
+with no votes) are decided from the console, as a teacher would for an absent decider.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import pytest
+from playwright.sync_api import APIRequestContext, Browser, Page, expect
+
+from tests.e2e import ui
+
+SIZES = [(1920, 1080), (1280, 720)]
+SERVICES = ["health", "education", "shield"]
+CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+@dataclass
+class Student:
+    api: APIRequestContext
+    nickname: str
+    voter: bool = False
+    table: int = field(default=0)
+
+    def page(self) -> str:
+        return self.api.get("/play/").text()
+
+    def post(self, **form: str) -> None:
+        html = self.page()
+        phase = re.search(r'id="now" class="card now" data-phase="([^"]+)"', html).group(1)
+        self.api.post("/play/act/", form={"csrfmiddlewaretoken": CSRF.search(html).group(1),
+                                          "expected": phase, **form})
+
+
+def join_class(browser: Browser, server: str, address: str, count: int,
+               first: int = 1) -> list[Student]:
+    code = address.rstrip("/").rsplit("/", 1)[1]
+    students = []
+    for i in range(first - 1, first - 1 + count):
+        api = browser.new_context(base_url=server).request
+        form = api.get(ui.local_path(address)).text()
+        nickname = f"S{i + 1:02d}"
+        api.post("/join/", form={"csrfmiddlewaretoken": CSRF.search(form).group(1),
+                                 "code": code, "nickname": nickname})
+        students.append(Student(api, nickname))
+    return students
+
+
+def fits(teacher: Page, where: str) -> list[str]:
+    """The page's height and width at each size, where they overflow the screen."""
+    wrong = []
+    for width, height in SIZES:
+        teacher.set_viewport_size({"width": width, "height": height})
+        size = teacher.evaluate("[document.documentElement.scrollWidth,"
+                                " document.documentElement.scrollHeight]")
+        if size[0] > width or size[1] > height:
+            wrong.append(f"{where} at {width}×{height}: {size[0]}×{size[1]} px")
+            ui.shot(teacher, f"fit-overflow-{where}-{width}".replace(" ", "-"), full_page=True)
+    return wrong
+
+
+def start(teacher: Page, students: int, browser: Browser, server: str) -> list[Student]:
+    address = ui.new_lesson(teacher, f"Fit {students}")
+    if students == 8:  # one student alone: Start cannot act, and says why
+        class_ = join_class(browser, server, address, 1)
+        expect(teacher.locator(".lobby .count")).to_contain_text("1 student")
+        expect(teacher.locator("button[data-key=next]")).to_be_disabled()
+        expect(teacher.locator("#next-blocked")).to_have_text(
+            "Choose below how to fill the gaps.")
+        expect(teacher.locator(".lobby .fill button").first).to_have_text(
+            "Add 5 bots and start (6)")
+        class_ += join_class(browser, server, address, students - 1, first=2)
+    else:
+        class_ = join_class(browser, server, address, students)
+    expect(teacher.locator(".lobby .count")).to_contain_text(f"{students} students")
+    ui.press_next(teacher, "click")
+    expect(teacher.locator(".board").first).to_be_visible()
+    tables = teacher.locator(".board").count()
+    for table in range(tables):  # the first student seated at each table votes
+        name = teacher.locator(f"#table-{table + 1} .seats .nick").first.inner_text()
+        voter = next(s for s in class_ if s.nickname == name.strip())
+        voter.voter, voter.table = True, table
+    return class_
+
+
+def walk(teacher: Page, class_: list[Student], label: str, *, play: bool = True) -> list[str]:
+    """Press on to the final count, checking the fit at every stage. ``play=False``: nobody
+    gives to the pact (Tension starts at 4) and each voter picks tax D, which the working
+    class cannot pay: the State fails within a round or two, straight to the final count."""
+    wrong: list[str] = []
+    voters = [s for s in class_ if s.voter]
+    while (stage := ui.stage(teacher)) != "final":
+        current = teacher.locator(".rounds li.current")
+        rnd = current.inner_text() if current.count() else "0"
+        wrong += fits(teacher, f"{label} round {rnd} {stage}")
+        if rnd == "1" and stage in ("debate", "end_of_round") and teacher.locator(
+                ".focus-link").count():  # one table's details, and back to all of them
+            teacher.get_by_role("link", name="Show only table 1").click()
+            expect(teacher.locator("#table-2")).to_be_hidden()
+            wrong += fits(teacher, f"{label} round {rnd} {stage} (table 1 only)")
+            teacher.get_by_role("link", name="Show all tables").first.click()
+            expect(teacher.locator("#table-2")).to_be_visible()
+        if stage == "pact" and play:  # everyone gives 3: Tension starts at 1
+            for s in class_:
+                s.post(type="pact", coins="3")
+        elif stage in ("tax_vote", "budget_vote") and not teacher.locator(".board .failed").count():
+            for s in voters:
+                tax = "C" if play else "D"
+                option = tax if stage == "tax_vote" else SERVICES[(int(rnd) + s.table) % 3]
+                s.post(type="ballot", kind=stage.removesuffix("_vote"), option=option)
+            expect(teacher.locator("[data-progress][data-voted]").first).to_be_visible()
+        while teacher.locator(".tie-teacher button").count():
+            ties = teacher.locator(".tie")
+            before = ties.all_inner_texts()
+            teacher.locator(".tie-teacher button").first.click()
+            for _ in range(100):  # the tie is settled, or the next one of a three-way tie
+                if ties.all_inner_texts() != before:
+                    break
+                teacher.wait_for_timeout(50)
+        if stage in ("tax_vote", "budget_vote") and teacher.locator("[data-voted]").count():
+            teacher.keyboard.press("Space")  # tokens are missing: the console asks first
+            expect(teacher.locator("[data-confirm-box]")).to_contain_text(
+                "have not voted: count anyway?")
+            wrong += fits(teacher, f"{label} round {rnd} {stage} (asking)")
+        ui.press_next(teacher)
+    wrong += fits(teacher, f"{label} final count")
+    return wrong
+
+
+@pytest.mark.e2e
+@pytest.mark.slow
+def test_every_stage_fits_one_projector_screen(teacher: Page, browser: Browser,
+                                               server: str) -> None:
+    wrong: list[str] = []
+    for students in (8, 32, 40):
+        class_ = start(teacher, students, browser, server)
+        wrong += walk(teacher, class_, f"{students // 8} table(s)", play=students < 40)
+        ui.shot(teacher, f"fit-final-{students // 8}-tables")
+        handouts = teacher.locator(".topbar a", has_text="Handouts and records").count()
+        wrong += [] if handouts else [f"{students // 8} table(s): no handouts link in the header"]
+        teacher.goto("/teacher/")
+    print("\n".join(wrong))
+    assert not wrong, "\n".join(wrong)
