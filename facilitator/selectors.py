@@ -128,9 +128,24 @@ def _seat_view(seat: Seat) -> dict[str, Any]:
     if seat.shares_id is None:
         view["game"] = engine.player_view(state, seat.player_name)
         view["can"] = seat_can(session, view["game"]["legal_actions"])
+        view["seat"]["abstained"] = abstained(seat, table, session)
     else:
         view["game"] = engine.public_view(state)
     return view
+
+
+# The vote just counted, at the moment the teacher shows its result.
+COUNTED_AT = {ClassSession.Stage.PAY: "tax", ClassSession.Stage.END_OF_ROUND: "budget"}
+
+
+def abstained(seat: Seat, table: Table, session: ClassSession) -> bool:
+    """The seat put no token in the vote whose result the class is being shown."""
+    kind = COUNTED_AT.get(session.stage)
+    if kind is None:
+        return False
+    bag = Bag.objects.filter(table=table, decision=f"{session.round}:{kind}",
+                             status=Bag.Status.COUNTED).first()
+    return bag is not None and not bag.receipts.filter(seat=seat).exists()
 
 
 def seat_can(session: ClassSession, legal: list[dict[str, Any]]) -> dict[str, Any]:

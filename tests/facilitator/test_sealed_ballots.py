@@ -213,3 +213,19 @@ def test_the_deploy_check_flags_a_redis_that_would_save_ballot_keys(monkeypatch,
                         lambda client: ["Redis saves snapshots to disk"])
     [error] = checks.ballot_keys_stay_in_memory()
     assert error.id == "facilitator.E001" and "snapshots" in error.msg
+
+
+def test_a_phone_that_did_not_vote_is_told_when_the_result_is_shown():
+    session = at_tax_vote()
+    table = session.tables.get()
+    voters, absent = humans(table)[:7], humans(table)[7]
+    for s in voters:
+        services.ballot_cast(seat_id=s.pk, kind="tax", option="A", expected=session.phase_id)
+    assert not selectors.seat_view(absent)["seat"]["abstained"]  # the vote is still open
+    session = advance(session)  # counted anyway: the result is shown
+    assert selectors.seat_view(absent)["seat"]["abstained"] is True
+    assert selectors.seat_view(voters[0])["seat"]["abstained"] is False
+    from django.template.loader import render_to_string
+
+    html = render_to_string("play/_screen.html", phone_context(selectors.seat_view(absent)))
+    assert "You did not vote this time" in html
