@@ -71,6 +71,11 @@ class Remove(Message):
     seat: StrictInt
 
 
+class Timer(Message):
+    type: Literal["timer"]
+    action: Literal["toggle", "add"]
+
+
 class TeacherTieBreak(Message):
     type: Literal["tie_break"]
     table: Annotated[StrictInt, Field(ge=1)]
@@ -80,7 +85,8 @@ class TeacherTieBreak(Message):
 SEAT_MESSAGES: TypeAdapter[Any] = TypeAdapter(
     Annotated[Pact | Ballot | SeatTieBreak | Refresh, Field(discriminator="type")])
 TEACHER_MESSAGES: TypeAdapter[Any] = TypeAdapter(
-    Annotated[Start | Simple | Remove | TeacherTieBreak | Refresh, Field(discriminator="type")])
+    Annotated[Start | Simple | Remove | TeacherTieBreak | Timer | Refresh,
+              Field(discriminator="type")])
 
 
 def describe(error: ValidationError) -> str:
@@ -159,6 +165,8 @@ def teacher_act(session: ClassSession, message: Any) -> None:
             raise ServiceError("not_found", _("That student is not in this lesson."),
                                status=404)
         services.seat_remove(session=session, seat=seat)
+    elif isinstance(message, Timer):
+        services.timer_change(session=session, action=message.action, expected=expected)
     elif isinstance(message, TeacherTieBreak):
         services.tie_break_submit(session=session, table_number=message.table,
                                   choice=message.choice, expected=expected)

@@ -66,6 +66,9 @@ class ClassSession(models.Model):
     # What the teacher's last Undo took back, for the screens, until the lesson moves on:
     # {"kind", "stage", "round", "discarded"} (see facilitator.notices).
     undone = models.JSONField(null=True, blank=True)
+    # The debate timer, kept by the server so every screen shows the same countdown:
+    # {"ends_at": epoch seconds while it runs, "left": seconds while it is paused}.
+    timer = models.JSONField(null=True, blank=True)
     join_code = models.CharField(max_length=6)
     class_size = models.PositiveSmallIntegerField(
         _("class size"), default=CLASS_SIZE_DEFAULT,

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from facilitator import presence
 from facilitator.errors import ServiceError
 from facilitator.models import Bag, ClassSession, Seat, Table
-from facilitator.services import hash_token
+from facilitator.services import hash_token, timer_left
 from facilitator.tables import engine_of, load_view_state
 
 
@@ -61,6 +61,7 @@ def session_info(session: ClassSession) -> dict[str, Any]:
         "join_code": session.join_code if session.is_open else None,
         "debate_seconds": session.options.get("debate_seconds"),
         "undone": session.undone,
+        **dict(zip(("timer_left", "timer_running"), timer_left(session.timer), strict=True)),
     }
 
 

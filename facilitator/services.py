@@ -9,6 +9,7 @@ lock (PostgreSQL) or SQLite's immediate transactions; teacher actions lock the s
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 import re
 import secrets
@@ -475,9 +476,12 @@ def _advance(*, session: ClassSession, expected: str | None = None) -> ClassSess
     if not live and all(states[t.pk].failed for t in tables):
         nxt, nrnd = _after_failure(session, tables, states, (nxt, nrnd))
     session.stage, session.round, session.undone = nxt, nrnd, None
+    if nxt == Stage.DEBATE:
+        session.timer = {"ends_at": now().timestamp() + session.options.get(
+            "debate_seconds", DEFAULT_OPTIONS["debate_seconds"]), "left": None}
     if nxt == Stage.FINAL:
         session.status, session.finished_at = Status.FINISHED, now()
-    session.save(update_fields=["stage", "round", "status", "finished_at", "undone"])
+    session.save(update_fields=["stage", "round", "status", "finished_at", "undone", "timer"])
     step = _record_step(session, "next", *before)
     for table in live:
         state = states[table.pk]
@@ -746,6 +750,45 @@ def session_undo(*, session: ClassSession, expected: str | None = None) -> Class
             if table.pk in reopened:
                 _settle(table, session, _last_step(session))  # the bots vote again
     broadcast.refresh(session.pk, seat_ids)
+    return session
+
+
+TIMER_STEP = 30  # seconds the teacher's "+30 s" adds
+
+
+def timer_left(timer: dict[str, Any] | None) -> tuple[int, bool]:
+    """The debate timer's seconds left (rounded up) and whether it is running."""
+    if not timer:
+        return 0, False
+    if timer.get("left") is not None:
+        return max(0, math.ceil(timer["left"])), False
+    return max(0, math.ceil(timer["ends_at"] - now().timestamp())), True
+
+
+@transaction.atomic
+def timer_change(*, session: ClassSession, action: str,
+                 expected: str | None = None) -> ClassSession:
+    """The teacher pauses or resumes the debate timer ("toggle"), or adds 30 s ("add")."""
+    session = _locked_session(session)
+    _check_can_drive(session, expected)
+    if session.stage != Stage.DEBATE or not session.timer:
+        raise ServiceError("no_timer", _("The timer runs during the debate only."), status=409)
+    timer, moment_ = dict(session.timer), now().timestamp()
+    if action == "toggle":
+        if timer.get("left") is None:
+            timer = {"ends_at": None, "left": max(0.0, timer["ends_at"] - moment_)}
+        else:
+            timer = {"ends_at": moment_ + timer["left"], "left": None}
+    elif action == "add":
+        if timer.get("left") is None:
+            timer["ends_at"] += TIMER_STEP
+        else:
+            timer["left"] += TIMER_STEP
+    else:
+        raise ServiceError("bad_message", _("Unknown timer action."))
+    session.timer = timer
+    session.save(update_fields=["timer"])
+    broadcast.refresh(session.pk, session.seats.values_list("pk", flat=True))
     return session
 
 

@@ -1,5 +1,6 @@
 """Sealed ballots (docs/secrecy.md): bags with receipts and sealed ballots replace the
-per-option vote counters; presence is counted per socket and process; the last Undo's notice.
+per-option vote counters; presence is counted per socket and process; the last Undo's notice;
+the debate timer kept by the server.
 
 A bag already counted keeps its receipts (its tally is in the action log). A bag still open
 when the server is upgraded cannot be carried over (its counters would link the last ballots to
@@ -127,6 +128,11 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="classsession",
             name="undone",
+            field=models.JSONField(blank=True, null=True),
+        ),
+        migrations.AddField(
+            model_name="classsession",
+            name="timer",
             field=models.JSONField(blank=True, null=True),
         ),
     ]

@@ -16,3 +16,13 @@ def bars(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return {"rows": [{**row, "y": i * height, "width": max(row["percent"] * 6, 0)}
                      for i, row in enumerate(rows)],
             "height": height * len(rows), "row_height": height - 12}
+
+
+@register.filter
+def timer(seconds: Any) -> str:
+    """Seconds as the timer shows them: ``2:05``."""
+    try:
+        s = max(0, int(seconds))
+    except (TypeError, ValueError):
+        return "--:--"
+    return f"{s // 60}:{s % 60:02d}"

@@ -113,18 +113,9 @@ function resendIfLost(phase) {
   }
 }
 
-// The console's own state (the debate timer, the table in focus) lives in localStorage, which
-// outlives the tab (a projector tab closed and opened again keeps its timer); only the
-// current moment's entry of each kind is kept. The Midlife cards read so far are the
-// server's (each press is a teacher step), not the page's.
+// The console's own choice of the table in focus lives in localStorage, which outlives the tab.
+// The debate timer and the Midlife cards read so far are the server's, not the page's.
 const store = window.localStorage;
-function keep(prefix, key, value) {
-  for (let i = store.length - 1; i >= 0; i -= 1) {
-    const old = store.key(i);
-    if (old && old !== key && old.startsWith(prefix)) store.removeItem(old);
-  }
-  store.setItem(key, value);
-}
 
 // ---- console only: focus on one table of several (kept across updates and reloads) ----
 function applyFocus() {
@@ -302,34 +293,23 @@ document.addEventListener("keydown", (event) => {
   if (button && !button.disabled) { event.preventDefault(); button.click(); }
 });
 
-// ---- console only: the debate countdown (pause, +30 s), kept across reloads and tabs ----
+// ---- the debate countdown: the server keeps the timer (the console and every phone show the
+// same one); a screen counts down from the seconds left when it was rendered. Pausing and
+// adding 30 s are the console's form buttons (sent like every other teacher action).
 let tick = null;
 function startTimer() {
   clearInterval(tick);
-  const box = live.querySelector("[data-timer]");
-  if (!box) return;
-  const key = `timer:${live.dataset.socket}:${live.dataset.phase}`;
-  const saved = JSON.parse(store.getItem(key) || "null");
-  const state = saved || { end: Date.now() + 1000 * Number(live.dataset.debate || 120), left: null };
-  const save = () => keep(`timer:${live.dataset.socket}:`, key, JSON.stringify(state));
-  save();
+  const time = live.querySelector("[data-timer] [data-time]");
+  if (!time || time.dataset.left === undefined) return;
+  const end = Date.now() + 1000 * Number(time.dataset.left);
+  const running = time.dataset.running !== undefined;
   const show = () => {
-    const left = state.left ?? Math.max(0, state.end - Date.now());
-    const s = Math.ceil(left / 1000);
-    box.querySelector("[data-time]").textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-    box.classList.toggle("done", s === 0);
+    const s = running ? Math.max(0, Math.ceil((end - Date.now()) / 1000)) : Number(time.dataset.left);
+    time.textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+    time.closest("[data-timer]").classList.toggle("done", s === 0);
   };
-  box.querySelector("[data-timer-toggle]").addEventListener("click", () => {
-    if (state.left === null) { state.left = Math.max(0, state.end - Date.now()); }
-    else { state.end = Date.now() + state.left; state.left = null; }
-    save(); show();
-  });
-  box.querySelector("[data-timer-add]").addEventListener("click", () => {
-    if (state.left === null) state.end += 30000; else state.left += 30000;
-    save(); show();
-  });
   show();
-  tick = setInterval(show, 250);
+  if (running) tick = setInterval(show, 250);
 }
 
 startTimer();

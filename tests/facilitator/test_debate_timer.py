@@ -1,0 +1,61 @@
+"""The debate timer is the server's: the console and every phone count down together."""
+
+from datetime import timedelta
+
+import pytest
+from django.template.loader import render_to_string
+
+from facilitator import clock, selectors, services
+from facilitator.errors import ServiceError
+from facilitator.presenters import phone_context
+from tests.facilitator.lesson import advance, all_pacts, fresh, humans, started
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def at(monkeypatch):
+    """Move the services' clock: ``at(seconds)`` from now."""
+    start = clock.now()
+
+    def move(seconds: float) -> None:
+        monkeypatch.setattr("facilitator.services.now", lambda: start + timedelta(seconds=seconds))
+    move(0)
+    return move
+
+
+def at_debate(**options):
+    session, _tokens = started(8, options=options)
+    all_pacts(session)
+    return advance(advance(session))
+
+
+def test_the_timer_starts_with_the_debate_and_phones_show_it(at):
+    session = at_debate(debate_seconds=90)
+    assert session.stage == "debate"
+    at(30)
+    info = selectors.session_info(fresh(session))
+    assert (info["timer_left"], info["timer_running"]) == (60, True)
+    phone = humans(session.tables.get())[0]
+    html = render_to_string("play/_screen.html", phone_context(selectors.seat_view(phone)))
+    assert 'data-left="60" data-running' in html and "1:00" in html
+
+
+def test_the_teacher_pauses_resumes_and_adds_thirty_seconds(at):
+    session = at_debate(debate_seconds=120)
+    at(20)
+    services.timer_change(session=session, action="toggle")  # paused with 100 s left
+    at(80)
+    info = selectors.session_info(fresh(session))
+    assert (info["timer_left"], info["timer_running"]) == (100, False)
+    services.timer_change(session=session, action="add")
+    services.timer_change(session=session, action="toggle")  # running again: 130 s
+    at(90)
+    assert selectors.session_info(fresh(session))["timer_left"] == 120
+
+
+def test_the_timer_answers_only_during_the_debate():
+    session, _tokens = started(8)
+    with pytest.raises(ServiceError) as caught:
+        services.timer_change(session=session, action="add")
+    assert caught.value.code == "no_timer"
