@@ -239,6 +239,12 @@ def _act(state: GameState, events: list[Event], name: str, choice: Choice) -> No
         return
     if choice.kind == data.FEED_WAR:
         state.war_fed = True
+    if choice.kind == data.FINANCE_OLYMPICS:
+        # An extra action (austerity-edition.md): any Income cube the government holds, from
+        # the Treasury or Current like a Spend, goes into the Olympics box for good.
+        effects.spend(state, events, 1, "olympics", choice.variant == "current", "olympics")
+        state.olympics += 1
+        return
     effects.perform(state, events, choice.ops, f"action:{choice.kind}", choice.variant)
 
 
