@@ -133,3 +133,13 @@ def test_the_sensible_bot_raises_taxes_to_keep_the_last_debt_cube_out_of_the_las
     assert action == {"type": "action", "choice": "raise-taxes"}
     quiet = sensible_choice({"bag": {"welfare": 1, "security": 1}, "draw": 4})
     assert quiet == {"type": "draw", "choice": "draw"}
+
+
+def test_the_sensible_bot_raises_taxes_only_while_income_is_short_of_the_debt():
+    short = sensible_choice({"bag": {"debt": 2, "security": 2}, "treasury": 3, "draw": 1})
+    assert short == {"type": "action", "choice": "raise-taxes"}
+    enough = sensible_choice({"bag": {"debt": 2, "security": 2}, "treasury": 4, "draw": 1})
+    assert enough == {"type": "draw", "choice": "draw"}
+    unsafe = sensible_choice({"bag": {"debt": 2, "security": 2}, "draw": 1,
+                              "tracks": {"public-safety": 2}})
+    assert unsafe == {"type": "draw", "choice": "draw"}
