@@ -7,11 +7,14 @@ draws its own chance from the ``random.Random`` it is given.
 
 - ``random``: any legal option of the pending decision, uniformly; before it, with
   probability 1/10, one of the optional actions instead.
-- ``sensible``: looks one decision ahead. It tries each option (and each action) on a copy of
-  the game and keeps the one whose board scores best: tracks kept away from 0 (a low track
+- ``sensible``: first a strategy (``_plan``: Pay Loan at once, a Debt cube due for Cuts goes
+  back into the bag, Raise Taxes until the Income can pay the Debt off, the scenario's own
+  action), then one decision of lookahead: it tries each option (and each action) on a copy
+  of the game and keeps the one whose board scores best: tracks kept away from 0 (a low track
   weighs much more than a high one), fewer Debt cubes in play (the win), Income saved, Cuts
-  markers far from their final step, and the scenario's own goal. An action is taken only when
-  it scores better than not acting; it never turns a policy card (turning costs Popularity).
+  markers far from their final step, and the scenario's own goal. A lookahead action is taken
+  only when it scores better than not acting; it never turns a policy card (turning costs
+  Popularity).
 - ``cautious``: ``sensible`` that never takes optional actions (a baseline for the balance
   report: how much the actions are worth).
 """
