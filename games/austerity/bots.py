@@ -7,11 +7,14 @@ draws its own chance from the ``random.Random`` it is given.
 
 - ``random``: any legal option of the pending decision, uniformly; before it, with
   probability 1/10, one of the optional actions instead.
-- ``sensible``: looks one decision ahead. It tries each option (and each action) on a copy of
-  the game and keeps the one whose board scores best: tracks kept away from 0 (a low track
+- ``sensible``: first a strategy (``_plan``: Pay Loan at once, a Debt cube due for Cuts goes
+  back into the bag, Raise Taxes until the Income can pay the Debt off, the scenario's own
+  action), then one decision of lookahead: it tries each option (and each action) on a copy
+  of the game and keeps the one whose board scores best: tracks kept away from 0 (a low track
   weighs much more than a high one), fewer Debt cubes in play (the win), Income saved, Cuts
-  markers far from their final step, and the scenario's own goal. An action is taken only when
-  it scores better than not acting; it never turns a policy card (turning costs Popularity).
+  markers far from their final step, and the scenario's own goal. A lookahead action is taken
+  only when it scores better than not acting; it never turns a policy card (turning costs
+  Popularity).
 - ``cautious``: ``sensible`` that never takes optional actions (a baseline for the balance
   report: how much the actions are worth).
 """
@@ -21,9 +24,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from games.austerity import data
+from games.austerity import data, effects
 from games.austerity.rules import step
-from games.austerity.state import CUTS, OVER, POLICY, GameState
+from games.austerity.state import CUTS, DRAW, OVER, POLICY, GameState
 from games.austerity.views import PLAYER, legal_actions
 from games.core import Action
 
@@ -50,12 +53,16 @@ WEIGHTS: dict[str, float] = {
     "helpers": 0.4,  # each Security and Welfare cube in the bag
     "cuts": 0.6,  # per institution, times its Cuts step squared
     "pending_cuts": 1.5,  # a Cuts decision waiting
-    "kick": 1.0,  # 1: Borrow + Pay Loan to send a Debt cube in Current back to the bag
+    "kick": 1.0,  # 1: Borrow + Pay Loan to send a Debt cube due for Cuts back to the bag
+    "mid_tax": 1,  # 1: Economic Crash, Raise Taxes mid-year while Income is short
+    "mid_tax_short": 0,  # short = 2 x Debt in play - Income in play and in the Treasury
+    "mid_tax_cap": 12,  # and while fewer Crime cubes than this are in play
+    "floor": 3,  # an action's track cost never takes a track below this (policy faces)
     "margin": 0.5,  # an action must score at least this much better than not acting
-    "crime_cap": 5,  # Raise Taxes at the start of a year while fewer Crime cubes are in play
-    "pay": 1,  # 1: Pay Loan whenever it is possible
+    "crime_cap": 7,  # Raise Taxes at the start of a year while fewer Crime cubes are in play
+    "pay": 1,  # Pay Loan whenever possible: 1 in Economic Crash, 2 in every scenario
     "to_used": 1,  # 1: Income cubes go to Used (back in the bag next year) in Economic Crash
-    "tax_safety": 0,  # and only while Public Safety is at least this
+    "tax_safety": 3,  # and only while Public Safety is at least this
     "olympics_from": 5,  # Olympics: from this year on, Income goes to the box even with Debt
 }
 
@@ -115,9 +122,6 @@ def sensible_policy(state: GameState, rng: random.Random, act: bool = True,
         extras = [a for a in legal if a["type"] == "action"]
         if extras:
             choice, value = _best(state, extras, rng, w)
-            kick = _kick(state, w) if w["kick"] else None
-            if kick is not None and kick > value:
-                choice, value = {"type": "action", "choice": data.BORROW}, kick
             if value > score(state, w) + w["margin"]:
                 return choice
     if state.stage == "income" and w["to_used"]:
@@ -133,51 +137,116 @@ def _plan(state: GameState, legal: list[Action], w: dict[str, float]) -> Action 
     """The strategy, before the one-step lookahead:
 
     - War Footing: Feed the War as soon as it can, every year;
-    - Raise Taxes at the start of a year while few Crime cubes are in play (more Income in the
-      bag means more Early Repayments), only in Economic Crash and War Footing (Organised
-      Crime's win is no Crime; the Olympics start with low Public Safety);
-    - Pay Loan whenever it can (every Debt cube gone is one fewer Cuts for ever);
+    - Pay Loan whenever a Debt cube lies in Current or Used and two Income cubes can be
+      removed: every Debt cube gone is one fewer Cuts for ever, and the only way to the win;
+    - a Debt cube that would cause Cuts while the bag is not empty goes back into the bag
+      (Borrow, then Pay Loan: rule decision 17), so Cuts come only from the year's last pair
+      and from Economic Downturn (with a policy face that makes this cost a track, only when
+      it scores better than the best Cuts);
+    - Economic Crash: Raise Taxes before a draw while the Income in play and in the Treasury
+      is less than twice the Debt in play (what paying it all off costs), Public Safety is not
+      low and fewer than 12 Crime cubes are in play;
+    - Economic Crash: before the last pair, with a Debt cube still in the bag, Raise Taxes
+      to put two more cubes in the bag (the Debt cube may then come out while Pay Loan is
+      still possible; a won year ends the game, so its Crime never matters);
+    - Raise Taxes at the start of a year while few Crime cubes are in play and Public Safety
+      is not low (more Income in the bag means more Pay Loans and Early Repayments), only in
+      Economic Crash and War Footing (Organised Crime's win is no Crime; the Olympics start
+      with low Public Safety);
     - Olympics: once the Debt is paid off (or from year 5), Income goes to the Olympics box
-      until it holds enough.
+      (a drawn cube, or Finance the Olympics from the Treasury) until it holds enough.
     """
-    feed = [a for a in legal if a["type"] == "action" and a["choice"].startswith(data.FEED_WAR)]
+    actions = {a["choice"] for a in legal if a["type"] == "action"}
+    feed = sorted(c for c in actions if c.startswith(data.FEED_WAR))
     if feed:
-        return feed[0]
-    crime = state.bag[data.CRIME] + state.used[data.CRIME] + state.current.count(data.CRIME)
-    taxes = {"type": "action", "choice": data.RAISE_TAXES}
+        return _action(feed[0])
+    log = state.this_year["log"]
+    kicking = state.stage == CUTS and log and log[-1].get("choice") == data.BORROW
+    debt_out = state.used[data.DEBT] + state.current.count(data.DEBT)
+    if data.PAY_LOAN in actions and kicking:
+        return _action(data.PAY_LOAN)
+    bag_left = sum(state.bag.values())
+    cuts_pending = state.stage == CUTS and any(a["type"] == CUTS for a in legal)
+    can_kick = (w["kick"] and cuts_pending and bag_left and data.BORROW in actions
+                and (_free_kick(state) or _kick_pays(state, legal, w)))
+    paying = w["pay"] >= (1 if state.scenario == data.ECONOMIC_CRASH else 2)
+    if data.PAY_LOAN in actions and paying and debt_out and _affordable(state, data.PAY_LOAN, w):
+        return _action(data.PAY_LOAN)
+    if data.RAISE_TAXES in actions and not _affordable(state, data.RAISE_TAXES, w):
+        actions.discard(data.RAISE_TAXES)
+    short = 2 * _in_play(state, data.DEBT) - _in_play(state, data.INCOME) - state.treasury
+    loan_costs = _costs_a_track(state, data.PAY_LOAN)
+    if (w["mid_tax"] and state.scenario == data.ECONOMIC_CRASH and state.stage == DRAW
+            and not loan_costs
+            and short > w["mid_tax_short"] and data.RAISE_TAXES in actions
+            and state.tracks[data.SAFETY] >= w["tax_safety"]
+            and _in_play(state, data.CRIME) < w["mid_tax_cap"]):
+        return _action(data.RAISE_TAXES)
+    safe = state.tracks[data.SAFETY] >= w["tax_safety"]
+    if (state.scenario == data.ECONOMIC_CRASH and state.stage == DRAW and bag_left <= 2
+            and state.bag[data.DEBT] and data.RAISE_TAXES in actions
+            and state.tracks[data.SAFETY] > 2):
+        return _action(data.RAISE_TAXES)
     cap = w["crime_cap"] if state.scenario in (data.ECONOMIC_CRASH, data.WAR_FOOTING) else 0
-    if (state.stage == "draw" and state.draw == 0 and crime < cap and taxes in legal
-            and state.tracks[data.SAFETY] >= w["tax_safety"]):
-        return taxes
-    pay = {"type": "action", "choice": data.PAY_LOAN}
-    if w["pay"] and pay in legal:
-        return pay
-    box = {"type": "income", "choice": "olympics"}
-    if box in legal and state.olympics < _goal_level(state):
-        debt = state.bag[data.DEBT] + state.used[data.DEBT] + state.current.count(data.DEBT)
-        if debt == 0 or state.year >= w["olympics_from"]:
+    if (state.stage == DRAW and state.draw == 0 and _in_play(state, data.CRIME) < cap
+            and data.RAISE_TAXES in actions and safe):
+        return _action(data.RAISE_TAXES)
+    if can_kick:
+        return _action(data.BORROW)
+    if (state.scenario == data.OLYMPICS and state.olympics < _goal_level(state)
+            and (_in_play(state, data.DEBT) == 0 or state.year >= w["olympics_from"])):
+        box = {"type": "income", "choice": "olympics"}
+        if box in legal:
             return box
+        if data.FINANCE_OLYMPICS in actions:
+            return _action(data.FINANCE_OLYMPICS)
     return None
+
+
+def _costs_a_track(state: GameState, name: str) -> bool:
+    return any(op[0] == "track" and op[2] < 0 for op in effects.action_effects(state, name))
+
+
+def _affordable(state: GameState, name: str, w: dict[str, float]) -> bool:
+    """An action whose policy face costs a track is taken only while no track falls below
+    ``w["floor"]`` (the rulebook's actions cost no track)."""
+    if not _costs_a_track(state, name):
+        return True
+    trial = state.clone()
+    step(trial, _action(name))
+    return trial.stage != OVER and all(
+        trial.tracks[t] >= min(state.tracks[t], w["floor"]) for t in data.TRACKS)
+
+
+def _kick_pays(state: GameState, legal: list[Action], w: dict[str, float]) -> bool:
+    """Borrow then Pay Loan (with a policy face's cost) scores better than the best Cuts."""
+    trial = state.clone()
+    step(trial, _action(data.BORROW))
+    pay = _action(data.PAY_LOAN)
+    if trial.stage == OVER or pay not in legal_actions(trial, PLAYER):
+        return False
+    step(trial, pay)
+    return score(trial, w) > max(_after(state, a, w) for a in legal if a["type"] == CUTS)
+
+
+def _free_kick(state: GameState) -> bool:
+    """Borrow then Pay Loan costs nothing but the cubes (no policy face adds a track cost)."""
+    return all(effects.action_effects(state, name) == data.ACTIONS[name]
+               for name in (data.BORROW, data.PAY_LOAN))
+
+
+def _action(name: str) -> Action:
+    return {"type": "action", "choice": name}
+
+
+def _in_play(state: GameState, colour: str) -> int:
+    """Cubes of ``colour`` in the bag, Current and Used (the Treasury excluded)."""
+    return state.bag[colour] + state.used[colour] + state.current.count(colour)
 
 
 def _goal_level(state: GameState) -> int:
     level = "easy" if state.difficulty == data.EASIER else state.difficulty
     return data.SCENARIOS[state.scenario].levels[data.DIFFICULTIES.index(level)]
-
-
-def _kick(state: GameState, w: dict[str, float]) -> float | None:
-    """Borrow, then Pay Loan: the Debt cube in Current goes back into the bag for now."""
-    if data.DEBT not in state.current:
-        return None
-    trial = state.clone()
-    step(trial, {"type": "action", "choice": data.BORROW})
-    if trial.stage == OVER:
-        return None
-    pay = {"type": "action", "choice": data.PAY_LOAN}
-    if pay not in legal_actions(trial, PLAYER):
-        return None
-    step(trial, pay)
-    return score(trial, w)
 
 
 def _actions_in_a_row(state: GameState) -> int:

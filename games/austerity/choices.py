@@ -99,6 +99,9 @@ def action_options(state: GameState) -> dict[str, Choice]:
     if state.scenario == data.WAR_FOOTING and not state.war_fed:
         feed = Choice(data.FEED_WAR, None, effects.action_effects(state, data.FEED_WAR))
         out.update(_variants(state, data.FEED_WAR, feed, True))
+    if state.scenario == data.OLYMPICS:
+        box = Choice(data.FINANCE_OLYMPICS, None, data.ACTIONS[data.FINANCE_OLYMPICS])
+        out.update(_variants(state, data.FINANCE_OLYMPICS, box, True))
     if state.extra_institutions:
         cost = (("spend", data.EXTRA_INSTITUTION_COST),)
         for inst in data.EXTRA_INSTITUTIONS:

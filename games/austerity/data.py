@@ -182,14 +182,17 @@ EXTRA_INSTITUTION_COST = 2  # Spend two Income to bring one into play
 
 BORROW, RAISE_TAXES, PAY_LOAN = "borrow", "raise-taxes", "pay-loan"
 FEED_WAR, OPEN = "feed-war", "open"  # War Footing's action; bringing in an extra institution
+FINANCE_OLYMPICS = "finance-olympics"  # the Olympics' action: an Income cube into the box
 ACTIONS: dict[str, tuple[Op, ...]] = {
     BORROW: (("add", INCOME, 2), ("add_bag", DEBT, 1)),
     RAISE_TAXES: (("add_bag", INCOME, 1), ("add_bag", CRIME, 1)),
     PAY_LOAN: (("remove", INCOME, 2), ("remove", DEBT, 1)),
     FEED_WAR: (("spend", 1), ("track", EMPLOYMENT, -1)),
+    FINANCE_OLYMPICS: (("spend", 1),),  # the cube goes into the Olympics box, not the supply
 }
 ACTION_NAMES = {BORROW: _("Borrow Money"), RAISE_TAXES: _("Raise Taxes"),
                 PAY_LOAN: _("Pay Loan"), FEED_WAR: _("Feed the War"),
+                FINANCE_OLYMPICS: _("Finance the Olympics"),
                 OPEN: _("Open a new institution")}
 
 # --------------------------------------------------------------------------- scenarios
@@ -313,17 +316,17 @@ POLICY_CARDS: dict[str, PolicyCard] = {c.id: c for c in (
              _("Raise Taxes adds two Income cubes and two Crime cubes to the bag."),
              ("action", RAISE_TAXES), (("add_bag", INCOME, 2), ("add_bag", CRIME, 2))),
         Face("low-taxes", _("Low Taxes"),
-             _("Raise Taxes adds one Income cube to the bag and one Crime cube to Used."),
-             ("action", RAISE_TAXES), (("add_bag", INCOME, 1), ("add", CRIME, 1))))),
+             _("Raise Taxes adds one Income cube to the bag and two Crime cubes to Used."),
+             ("action", RAISE_TAXES), (("add_bag", INCOME, 1), ("add", CRIME, 2))))),
     PolicyCard("ownership", _("Public Ownership"), (
         Face("nationalised", _("Nationalised Industry"),
              _("Economic Downturn: lose 2 Wealth and 1 Popularity, but no institution suffers "
                "Cuts."),
              ("event", "debt+debt"), (("track", WEALTH, -2), ("track", POPULARITY, -1))),
         Face("privatised", _("Privatised Industry"),
-             _("Pay Loan removes one Income cube and one Debt cube, and costs 1 Popularity."),
+             _("Pay Loan also gives 1 Wealth: state companies are sold to pay the debt."),
              ("action", PAY_LOAN),
-             (("remove", INCOME, 1), ("remove", DEBT, 1), ("track", POPULARITY, -1))))),
+             (("remove", INCOME, 2), ("remove", DEBT, 1), ("track", WEALTH, 1))))),
     PolicyCard("central-bank", _("Central Bank"), (
         Face("independent-bank", _("Independent Central Bank"),
              _("Early Repayments: spending an Income cube to remove the Debt cube also gives "

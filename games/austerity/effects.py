@@ -135,15 +135,15 @@ def spendable(state: GameState) -> int:
 
 
 def spend(state: GameState, events: list[Event], count: int, reason: str,
-          current_first: bool = False) -> None:
-    """Spend: Income from the Treasury (or first from Current) out of the game."""
+          current_first: bool = False, dst: str = SUPPLY) -> None:
+    """Spend: Income from the Treasury (or first from Current) out of the game (``dst``)."""
     for _step in range(count):
         use_current = data.INCOME in state.current and (current_first or not state.treasury)
         if use_current:
-            from_current(state, events, data.INCOME, SUPPLY, reason)
+            from_current(state, events, data.INCOME, dst, reason)
         else:
             state.treasury -= 1
-            _cubes(events, data.INCOME, 1, "treasury", SUPPLY, reason)
+            _cubes(events, data.INCOME, 1, "treasury", dst, reason)
 
 
 # --------------------------------------------------------------------------- tracks

@@ -239,6 +239,12 @@ def _act(state: GameState, events: list[Event], name: str, choice: Choice) -> No
         return
     if choice.kind == data.FEED_WAR:
         state.war_fed = True
+    if choice.kind == data.FINANCE_OLYMPICS:
+        # An extra action (austerity-edition.md): any Income cube the government holds, from
+        # the Treasury or Current like a Spend, goes into the Olympics box for good.
+        effects.spend(state, events, 1, "olympics", choice.variant == "current", "olympics")
+        state.olympics += 1
+        return
     effects.perform(state, events, choice.ops, f"action:{choice.kind}", choice.variant)
 
 
@@ -303,9 +309,9 @@ def _won_this_year(state: GameState, events: list[Event]) -> bool:
     scenario = data.SCENARIOS[state.scenario]
     level = scenario.levels[data.DIFFICULTIES.index(_level(state))]
     if state.scenario == data.ECONOMIC_CRASH:
-        return state.used[data.DEBT] == 0
+        return state.used[data.DEBT] - _ignored(state, data.DEBT) == 0
     if state.scenario == data.ORGANISED_CRIME:
-        return state.used[data.CRIME] == 0
+        return state.used[data.CRIME] - _ignored(state, data.CRIME) == 0
     if state.scenario == data.OLYMPICS:
         if state.year < data.OLYMPICS_YEARS:
             return False
@@ -320,6 +326,19 @@ def _won_this_year(state: GameState, events: list[Event]) -> bool:
     if state.war <= 0:
         raise Lost("war")
     return state.war >= level
+
+
+def _ignored(state: GameState, colour: str) -> int:
+    """1 if this year's last draw was a single cube of ``colour`` that went to Used ignored.
+
+    The rulebook: "place it directly into the Used area and ignore it for this Year". The win
+    check is part of this year, so an ignored cube does not count in it (rule decision 2). A
+    lone Debt cube that the teacher's ``lone_debt_cuts`` option turns into Cuts is not ignored.
+    """
+    draws = [line for line in state.this_year["log"] if line["kind"] == "draw"]
+    if not draws or draws[-1]["cubes"] != [colour]:
+        return 0
+    return 0 if colour == data.DEBT and state.lone_debt_cuts else 1
 
 
 def _level(state: GameState) -> str:

@@ -79,6 +79,17 @@ def test_olympics_income_can_go_to_the_olympics_box_and_the_games_are_judged_in_
     assert lost.result == "lost" and lost.reason == "olympics"
 
 
+def test_finance_the_olympics_is_an_action_that_puts_a_held_income_cube_in_the_box():
+    # austerity-edition.md: 'an extra action "Finance the Olympics": put an Income cube on
+    # the Olympics box'. An action may use any Income the government holds, like a Spend.
+    state = game(scenario="olympics", start={"bag": {"security": 2}, "treasury": 2})
+    assert "finance-olympics" in acts(state)
+    state = play(state, "action:finance-olympics", "action:finance-olympics")
+    assert state.olympics == 2 and state.treasury == 0
+    assert "finance-olympics" not in acts(state) and "finance-olympics" not in acts(
+        game(start={"bag": {"security": 2}, "treasury": 2}))
+
+
 def test_war_footing_feeds_the_war_once_a_year_and_moves_the_marker_before_the_check():
     state = game(start={"tracks": {}, "treasury": 2, "bag": {"security": 2}, "war": 4},
                  scenario="war-footing")

@@ -98,3 +98,48 @@ def test_the_same_games_come_out_the_same_in_another_process():
                              capture_output=True, text=True, check=True)
         runs.append(json.loads(out.stdout))
     assert runs[0] == runs[1]
+
+
+def sensible_choice(start: dict, **config) -> dict:
+    state = engine.new_game({**config, "start": start}, 5)
+    return get_policy("sensible")(state, random.Random(0))
+
+
+def test_the_sensible_bot_pays_a_loan_as_soon_as_a_debt_cube_is_in_used():
+    action = sensible_choice({"bag": {"security": 2}, "used": {"debt": 1}, "treasury": 2})
+    assert action == {"type": "action", "choice": "pay-loan"}
+
+
+def test_the_sensible_bot_sends_a_debt_cube_due_for_cuts_back_to_the_bag():
+    state = engine.new_game({"start": {"bag": {"security": 2}, "current": ["debt", "crime"]}}, 5)
+    assert state.stage == "cuts"
+    policy, rng = get_policy("sensible"), random.Random(0)
+    for expected in ("borrow", "pay-loan"):
+        action = policy(state, rng)
+        assert action == {"type": "action", "choice": expected}
+        state, _events = engine.apply(state, action)
+    assert state.stage == "draw" and state.bag["debt"] == 1
+    assert all(m.cuts == 0 for m in state.institutions.values())
+
+
+def test_the_sensible_bot_takes_the_cuts_when_the_bag_is_empty():
+    state = engine.new_game({"start": {"bag": {}, "current": ["debt", "crime"]}}, 5)
+    action = get_policy("sensible")(state, random.Random(0))
+    assert action["type"] == "cuts"
+
+
+def test_the_sensible_bot_raises_taxes_to_keep_the_last_debt_cube_out_of_the_last_pair():
+    action = sensible_choice({"bag": {"debt": 1, "security": 1}, "draw": 4})
+    assert action == {"type": "action", "choice": "raise-taxes"}
+    quiet = sensible_choice({"bag": {"welfare": 1, "security": 1}, "draw": 4})
+    assert quiet == {"type": "draw", "choice": "draw"}
+
+
+def test_the_sensible_bot_raises_taxes_only_while_income_is_short_of_the_debt():
+    short = sensible_choice({"bag": {"debt": 2, "security": 2}, "treasury": 3, "draw": 1})
+    assert short == {"type": "action", "choice": "raise-taxes"}
+    enough = sensible_choice({"bag": {"debt": 2, "security": 2}, "treasury": 4, "draw": 1})
+    assert enough == {"type": "draw", "choice": "draw"}
+    unsafe = sensible_choice({"bag": {"debt": 2, "security": 2}, "draw": 1,
+                              "tracks": {"public-safety": 2}})
+    assert unsafe == {"type": "draw", "choice": "draw"}

@@ -301,9 +301,9 @@ def test_actions_may_be_taken_any_number_of_times():
 
 def test_a_single_last_cube_goes_to_used_and_is_ignored():
     state = play(game(["security", "security"], ["debt"], **staged(
-        bag={"security": 2, "debt": 1})), "draw", "draw")
+        bag={"security": 2, "debt": 1}, used={"debt": 1})), "draw", "draw")
     assert state.year == 2 and all(m.cuts == 0 for m in state.institutions.values())
-    assert state.this_year["log"] == [] and state.bag["debt"] == 1
+    assert state.this_year["log"] == [] and state.bag["debt"] == 2
 
 
 def test_a_lone_income_cube_is_lost_for_the_year():
@@ -313,10 +313,24 @@ def test_a_lone_income_cube_is_lost_for_the_year():
     assert state.year == 2 and state.treasury == 0 and state.bag["income"] == 1
 
 
-def test_an_ignored_lone_debt_cube_in_used_still_blocks_the_win():
+def test_an_ignored_lone_debt_cube_does_not_block_the_win():
+    # "place it directly into the Used area and ignore it for this Year": Year End's win
+    # check is part of this year.
     state = play(game(["security", "security"], ["debt"], **staged(
         bag={"security": 2, "debt": 1})), "draw", "draw")
+    assert state.result == "won" and state.reason == "debt-free" and state.used["debt"] == 1
+
+
+def test_a_lone_debt_cube_that_the_teachers_option_cuts_blocks_the_win():
+    state = play(game(["security", "security"], ["debt"], lone_debt_cuts=True, **staged(
+        bag={"security": 2, "debt": 1})), "draw", "draw", "cuts:social-welfare")
     assert state.result is None and state.year == 2
+
+
+def test_an_ignored_lone_crime_cube_does_not_block_organised_crimes_win():
+    state = play(game(["security", "security"], ["crime"], scenario="organised-crime",
+                      **staged(bag={"security": 2, "crime": 1})), "draw", "draw")
+    assert state.result == "won" and state.reason == "crime-free"
 
 
 def test_the_teachers_option_makes_a_lone_debt_cube_cut_any_institution():
@@ -336,7 +350,7 @@ def test_year_end_checks_the_win_before_anything_else():
 
 
 def test_year_end_income_icons_then_wealth_health_and_popularity_move_one_step():
-    start = staged(bag={"security": 2, "debt": 1}, tracks={
+    start = staged(bag={"security": 2, "debt": 1}, used={"debt": 1}, tracks={
         "employment": 9, "public-safety": 8, "wealth": 5, "health": 5, "popularity": 4})
     state = play(game(["security", "security"], ["debt"], **start), "draw", "draw")
     # Safety 8 + 2 = 10; Employment 9 gives two Income icons.
