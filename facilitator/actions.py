@@ -6,6 +6,7 @@ blocked by the school network can still play through plain form posts to the sam
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
 from django.utils.translation import gettext as _
@@ -106,7 +107,8 @@ def from_form(post: Any) -> dict[str, Any]:
     """A form post as a message: numbers become numbers, "pass" becomes null."""
     raw: dict[str, Any] = {k: v for k, v in post.items() if k != "csrfmiddlewaretoken"}
     for key in ("coins", "seat", "table", "option"):
-        if key in raw and str(raw[key]).lstrip("-").isdigit():
+        # ASCII digits only: "²" is a digit to str.isdigit but not a number to int().
+        if key in raw and re.fullmatch(r"-?[0-9]{1,9}", str(raw[key])):
             raw[key] = int(raw[key])
     if raw.get("choice") == "pass":
         raw["choice"] = None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import qrcode
 import qrcode.image.svg
 from django.conf import settings
@@ -69,7 +71,9 @@ def join(request: HttpRequest, code: str = "") -> HttpResponse:
             if _holds_seat_in(current, code):
                 # Fix: every join made a new seat, even from a phone already in the lesson.
                 return redirect("play")
-            new_seats = f"join-new:{services.normalise_code(code)}"
+            # The code as typed may hold any character: the cache key carries its hash.
+            lesson = hashlib.sha256(services.normalise_code(code).encode()).hexdigest()[:16]
+            new_seats = f"join-new:{lesson}"
             if ratelimit.reached(request, new_seats, settings.JOIN_NEW_SEATS_PER_MINUTE):
                 form.add_error("code", _("Many phones have just joined this lesson from your "
                                          "network. Wait a minute, then try again."))

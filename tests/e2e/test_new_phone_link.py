@@ -33,7 +33,7 @@ def test_the_new_phone_link_works_once_and_signs_the_old_phone_out(teacher: Page
     new.get_by_role("button", name="Take Ana's seat").click()
     expect(ui.heading(new, "You're in, Ana!")).to_be_visible()
     # The old phone's open page is told, reloads and says why it has no seat.
-    expect(old.get_by_text("This phone no longer holds a seat")).to_be_visible()
+    expect(old.get_by_text("You were removed from the lesson, or your seat moved")).to_be_visible()
     expect(old.get_by_role("heading", name="Join the lesson")).to_be_visible()
 
     late = phones.new()

@@ -172,8 +172,9 @@ def dump_facilitator() -> dict[str, list[dict[str, Any]]]:
     """Every row of every facilitator model (and the sessions), to compare before/after."""
     from django.apps import apps
 
-    # ``undone`` is the screens' notice of the last Undo: not the lesson's state.
-    return {model._meta.label: [{k: v for k, v in row.items() if k != "undone"}
+    # ``undone`` (the notice of the last Undo) and ``timer`` (the debate's countdown) are the
+    # screens' state, not the lesson's.
+    return {model._meta.label: [{k: v for k, v in row.items() if k not in ("undone", "timer")}
                                 for row in model.objects.order_by("pk").values()]
             for model in apps.get_app_config("facilitator").get_models()}
 

@@ -343,3 +343,12 @@ def test_replay_of_a_directory_or_from_stdin_exits_cleanly(tmp_path):
     done = subprocess.run([sys.executable, "manage.py", "replay", "-"], cwd=BASE_DIR,
                           input=b"\xff\xfe\x00", capture_output=True, timeout=60, check=False)
     assert done.returncode != 0 and b"Traceback" not in done.stderr
+
+
+def test_a_form_field_of_unicode_digits_is_not_a_number():
+    """ "²" is a digit to str.isdigit, not a number to int(): it stays text, and the message
+    is refused as a bad message instead of ending in a traceback."""
+    from facilitator import actions
+
+    assert actions.from_form({"type": "remove", "seat": "²"})["seat"] == "²"
+    assert actions.from_form({"type": "pact", "coins": "3"})["coins"] == 3

@@ -232,7 +232,8 @@ def test_the_earlier_phone_is_signed_out_when_the_link_is_used_not_before():
     phone().post(link)
     assert old.get("/play/")["Location"] == "/join/"
     signed_out = old.get("/join/")
-    assert "This phone no longer holds a seat" in signed_out.content.decode()
+    assert ("You were removed from the lesson, or your seat moved to another phone"
+            in signed_out.content.decode())
     assert signed_out.cookies["sic_seat"].value == ""  # the dead cookie is cleared
     assert vote(old, session) == 302 and not BallotReceipt.objects.exists()
 
