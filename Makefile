@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 # pytest workers for `make test` and `make test-fast` (pytest-xdist): auto = one per core;
 # TEST_WORKERS=0 runs in this process, one test after another (docs/testing.md).
 TEST_WORKERS ?= auto
-PYTEST_PARALLEL := -n $(TEST_WORKERS) --dist loadgroup
+PYTEST_PARALLEL := -n $(TEST_WORKERS) --dist loadscope --no-loadscope-reorder
 FAST := not slow and not e2e and not postgres and not redis
 
 .PHONY: run test test-fast install messages catalogue teacher-password
