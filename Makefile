@@ -40,7 +40,7 @@ teacher-password: install
 # whether it was made anew, the packages.
 install:
 	@PYTHON='$(PYTHON)' sh scripts/make-venv '$(VENV)'
-	@$(MAKE) --no-print-directory $(STAMP)
+	@$(MAKE) --no-print-directory --silent $(STAMP)
 
 # Reinstall only when pyproject.toml changes, so a second `make run` starts in seconds.
 $(STAMP): pyproject.toml
