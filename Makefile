@@ -23,7 +23,7 @@ run: install messages
 	$(PY) manage.py classroom_url --port $(PORT)
 	exec $(VENV)/bin/daphne --access-log /dev/null -b 0.0.0.0 -p $(PORT) stateinclass.asgi:application
 
-# The whole suite (CI runs this): about 11 minutes on 2 cores, see docs/testing.md.
+# The whole suite (CI runs this); how long it takes: docs/testing.md.
 test: install messages
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest $(PYTEST_PARALLEL)
