@@ -1,12 +1,19 @@
 # State in Class: `make run` serves a lesson from this laptop; `make test` runs every check.
 
-PYTHON ?= python3.11
+# Python: the newest python3.N (N >= 11) on PATH, else python3 (scripts/find-python); or name
+# one with PYTHON=/path/to/python3.N. An existing .venv is kept (scripts/make-venv says when not).
+PYTHON ?=
 VENV ?= .venv
 PORT ?= 8000
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# pytest workers for `make test` and `make test-fast` (pytest-xdist): auto = one per core;
+# TEST_WORKERS=0 runs in this process, one test after another (docs/testing.md).
+TEST_WORKERS ?= auto
+PYTEST_PARALLEL := -n $(TEST_WORKERS) --dist loadscope --no-loadscope-reorder
+FAST := not slow and not e2e and not postgres and not redis
 
-.PHONY: run test install messages catalogue teacher-password
+.PHONY: run test test-fast install messages catalogue teacher-password
 
 # No access log: daphne's would print every phone's address (students are minors); errors
 # still reach the terminal.
@@ -16,20 +23,27 @@ run: install messages
 	$(PY) manage.py classroom_url --port $(PORT)
 	exec $(VENV)/bin/daphne --access-log /dev/null -b 0.0.0.0 -p $(PORT) stateinclass.asgi:application
 
+# The whole suite (CI runs this); how long it takes: docs/testing.md.
 test: install messages
 	$(VENV)/bin/ruff check .
-	$(PY) -m pytest
+	$(PY) -m pytest $(PYTEST_PARALLEL)
+
+# A quick subset while working: everything but the slow, browser, PostgreSQL and Redis tests.
+test-fast: install messages
+	$(VENV)/bin/ruff check .
+	$(PY) -m pytest $(PYTEST_PARALLEL) -m "$(FAST)"
 
 teacher-password: install
 	$(PY) manage.py changepassword teacher
 
-install: $(STAMP)
-
-$(PY):
-	$(PYTHON) -m venv $(VENV)
+# The virtualenv first (made or kept, see scripts/make-venv), then, in a second make that sees
+# whether it was made anew, the packages.
+install:
+	@PYTHON='$(PYTHON)' sh scripts/make-venv '$(VENV)'
+	@$(MAKE) --no-print-directory --silent $(STAMP)
 
 # Reinstall only when pyproject.toml changes, so a second `make run` starts in seconds.
-$(STAMP): pyproject.toml | $(PY)
+$(STAMP): pyproject.toml
 	@echo "Installing into $(VENV) (the first time takes a minute or two)..."
 	$(PY) -m pip install --quiet --quiet -e '.[dev]'
 	touch $@

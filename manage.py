@@ -1,5 +1,9 @@
 #!/usr/bin/env python
-"""Django's command-line utility for administrative tasks."""
+"""Django's command-line utility for administrative tasks.
+
+Every command runs through ``facilitator.management.database.run_command``: on a database that
+was never migrated it prints one sentence ("run `make run` once") instead of a traceback.
+"""
 
 import os
 import sys
@@ -7,9 +11,9 @@ import sys
 
 def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "stateinclass.settings")
-    from django.core.management import execute_from_command_line
+    from facilitator.management.database import run_command
 
-    execute_from_command_line(sys.argv)
+    sys.exit(run_command(sys.argv))
 
 
 if __name__ == "__main__":

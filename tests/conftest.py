@@ -2,7 +2,7 @@ import os
 
 import pytest
 
-from tests.support import require_chromium, require_postgres, require_redis
+from tests.support import isolate_worker, require_chromium, require_postgres, require_redis
 
 # The browser fixtures (server, browser, teacher, phones) live in one module, registered once.
 pytest_plugins = ["tests.e2e.fixtures"]
@@ -48,10 +48,36 @@ def pytest_configure(config: pytest.Config) -> None:
     from facilitator import ballot_keys
 
     ballot_keys.serve()
+    # Under pytest-xdist each worker has its own Redis database (tests/support.py); its
+    # SQLite and PostgreSQL test databases are its own already (pytest-django adds _gw0...).
+    isolate_worker(settings)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Browser tests run last: Playwright's sync API keeps an event loop running in the main
     thread for as long as its browser lives (STACK.md trap 5), and async tests collected after
-    it could not start their own loop."""
-    items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
+    it could not start their own loop.
+
+    Under pytest-xdist (``make test``: ``--dist loadscope --no-loadscope-reorder``) a worker
+    takes whole modules, in this order, so it runs its share in this order too; the tests of
+    a module share its module-scoped fixtures (and their state) as in a serial run. There:
+
+    - the slow tests that are not browser tests go first, so that the longest (1,000 random
+      games, minutes) does not start last and run alone at the end;
+    - a module that held both browser and other tests would leave a worker running other
+      tests after its browser tests: it is refused (split the module)."""
+    parallel = hasattr(config, "workerinput")
+
+    def order(item: pytest.Item) -> tuple[bool, bool]:
+        e2e = item.get_closest_marker("e2e") is not None
+        return e2e, not (parallel and item.get_closest_marker("slow") is not None)
+
+    items.sort(key=order)
+    kinds: dict[str, set[bool]] = {}
+    for item in items:
+        module = item.nodeid.split("::", 1)[0]
+        kinds.setdefault(module, set()).add(item.get_closest_marker("e2e") is not None)
+    mixed = sorted(module for module, seen in kinds.items() if len(seen) > 1)
+    if mixed:
+        raise pytest.UsageError(f"{', '.join(mixed)}: a module holds either browser (e2e) "
+                                "tests or none, so that parallel workers run them last.")

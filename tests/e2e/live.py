@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -16,6 +15,8 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
+
+from tests import support
 
 ROOT = Path(__file__).resolve().parents[2]
 TEACHER, PASSWORD = "e2e-teacher", "e2e-long-password-2026"
@@ -27,9 +28,7 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    return support.free_port("127.0.0.1")  # this worker's own range (parallel runs)
 
 
 def server_env(db: Path) -> dict[str, str]:

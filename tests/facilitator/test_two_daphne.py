@@ -30,6 +30,8 @@ import pytest
 from psycopg import sql
 from websockets.asyncio.client import ClientConnection, connect
 
+from tests import support
+
 BASE_DIR = Path(__file__).resolve().parents[2]
 DAPHNE = Path(sys.executable).with_name("daphne")
 HOST = "127.0.0.1"
@@ -65,9 +67,7 @@ print("SETUP " + json.dumps({
 
 
 def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return sock.getsockname()[1]
+    return support.free_port(HOST)  # this worker's own range (parallel runs)
 
 
 def with_database(url: str, name: str) -> str:
