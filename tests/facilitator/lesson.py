@@ -168,6 +168,25 @@ def drive_to(session: ClassSession, stage: str, round_: int, *,
     return fresh(session)
 
 
+def drive_to_the_end(session: ClassSession, *, rng: random.Random | None = None
+                     ) -> ClassSession:
+    """Advance, everyone deciding at random, until the final count (in round 8, or earlier
+    if the State fails at every table)."""
+    rng = rng or random.Random(0)
+    session = fresh(session)
+    if session.stage == ClassSession.Stage.PACT:
+        all_pacts(session)
+    while fresh(session).stage != ClassSession.Stage.FINAL:
+        session = fresh(session)
+        if session.stage == ClassSession.Stage.TAX_VOTE:
+            vote_all(session, "tax", rng, ["A", "B", "C", "D"])
+        elif session.stage == ClassSession.Stage.BUDGET_VOTE:
+            vote_all(session, "budget", rng, ["health", "education", "shield"])
+        break_ties(session, rng)
+        advance(session)
+    return fresh(session)
+
+
 def dump_facilitator() -> dict[str, list[dict[str, Any]]]:
     """Every row of every facilitator model (and the sessions), to compare before/after."""
     from django.apps import apps
