@@ -34,9 +34,15 @@ def at_tax_vote(count: int = 8, **kwargs):
 
 @pytest.fixture
 def restarted():
-    """Call it to lose every key, as a restarted server would (its memory is new)."""
-    store = ballot_keys.memory_store()
-    yield store.forget_all
+    """Call it to lose every key, as a restarted server (memory) or Redis would."""
+    def lose() -> None:
+        store = ballot_keys.key_store()
+        if isinstance(store, ballot_keys.MemoryKeyStore):
+            store.forget_all()
+        else:
+            for key_ref in Bag.objects.values_list("key_ref", flat=True):
+                store.delete(key_ref)
+    return lose
 
 
 def test_a_lost_key_reopens_the_bag_empty_and_asks_again(restarted):
@@ -86,11 +92,15 @@ def test_the_console_connecting_after_a_restart_reopens_lost_bags_at_once(restar
 
 
 def test_a_process_that_holds_no_keys_never_declares_them_lost(monkeypatch):
+    """Classroom mode (the in-memory key store): a shell beside the server has no keys."""
+    server = ballot_keys.MemoryKeyStore()
+    server.serving = True
+    monkeypatch.setattr(ballot_keys, "key_store", lambda: server)
     session = at_tax_vote()
     services.ballot_cast(seat_id=seat(session, "Ana").pk, kind="tax", option="A",
                          expected=session.phase_id)
     shell = ballot_keys.MemoryKeyStore()  # e.g. `manage.py shell` beside the server
-    monkeypatch.setattr(ballot_keys, "_memory", shell)
+    monkeypatch.setattr(ballot_keys, "key_store", lambda: shell)
     assert services.bags_recover(session=session) == []
     with pytest.raises(ServiceError) as caught:
         advance(session)
