@@ -10,6 +10,7 @@ emptied and opened again under a new key and name: its ballots are never counted
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from collections import Counter
 
@@ -62,6 +63,13 @@ def bag_open(*, table: Table, decision: str, options: list[str],
     _put_key(bag)
     bag.save()
     return bag
+
+
+def generation(bag: Bag) -> str:
+    """Names this filling of the bag for the screens (it changes when the bag is reopened),
+    so a count of the bag as it was is never shown for the bag as it is. One-way: it does
+    not give the key's name in the store."""
+    return hashlib.sha256(b"bag generation\x00" + bag.key_ref.encode()).hexdigest()[:8]
 
 
 def open_bag(table: Table) -> Bag | None:

@@ -94,9 +94,14 @@ class RedisKeyStore:
 
     def __init__(self, url: str) -> None:
         import redis
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
 
-        self._client: Any = redis.Redis.from_url(url, socket_timeout=5,
-                                                 socket_connect_timeout=5)
+        # One retry on a broken connection: after Redis restarts, the pool's first socket is
+        # dead, and the second try reaches the new server (which may have lost the keys).
+        self._client: Any = redis.Redis.from_url(
+            url, socket_timeout=5, socket_connect_timeout=5, retry=Retry(NoBackoff(), 1),
+            retry_on_error=[redis.ConnectionError, redis.TimeoutError])
         self._errors = (redis.RedisError, OSError)
         self._checked = False
 

@@ -426,6 +426,7 @@ def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, A
              for s in table["seats"]]
     ctx: dict[str, Any] = {
         "reopened": notices.reopened_notice(table.get("reopened", ""), phone=False),
+        "bag": table.get("bag", ""),
         "number": table["number"], "seats": seats, "players_count": len(seats),
         "services": services_block(shown["services"], game["price"]),
         "tension": shown["tension"], "tension_track": range(1, data.FAIL_TENSION + 1),

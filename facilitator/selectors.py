@@ -14,7 +14,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
-from facilitator import presence
+from facilitator import bags, presence
 from facilitator.errors import ServiceError
 from facilitator.models import Bag, ClassSession, Seat, Table
 from facilitator.services import hash_token, timer_left
@@ -75,16 +75,20 @@ def _roster(table: Table) -> list[dict[str, Any]]:
             for s in seats if s.shares_id is None]
 
 
-def reopened(table: Table) -> str:
-    """Why the table's open bag was emptied and asked again ("undo", "lost"), or ""."""
-    return (Bag.objects.filter(table=table, status=Bag.Status.OPEN)
-            .values_list("reopened", flat=True).first() or "")
+def open_bag_info(table: Table) -> dict[str, str]:
+    """The open bag, for the screens: why it was emptied and asked again ("undo", "lost",
+    or ""), and its generation (``bags.generation``)."""
+    bag = Bag.objects.filter(table=table, status=Bag.Status.OPEN).only("reopened",
+                                                                       "key_ref").first()
+    if bag is None:
+        return {"reopened": "", "bag": ""}
+    return {"reopened": bag.reopened, "bag": bags.generation(bag)}
 
 
 def table_public(table: Table, state: Any = None) -> dict[str, Any]:
     state = load_view_state(table) if state is None else state
     return {"number": table.number, "seats": _roster(table),
-            "game": engine_of(table).public_view(state), "reopened": reopened(table)}
+            "game": engine_of(table).public_view(state), **open_bag_info(table)}
 
 
 def projector_view(session: ClassSession) -> dict[str, Any]:
@@ -125,7 +129,7 @@ def _seat_view(seat: Seat) -> dict[str, Any]:
     engine = engine_of(table)
     view["seat"]["table"] = table.number
     view["table"] = {"number": table.number, "seats": _roster(table),
-                     "reopened": reopened(table)}
+                     **open_bag_info(table)}
     if seat.shares_id is None:
         view["game"] = engine.player_view(state, seat.player_name)
         view["can"] = seat_can(session, view["game"]["legal_actions"])

@@ -936,6 +936,7 @@ def _ballot(seat_id: int, kind: Any, option: Any, expected: str | None,
     if not _everyone_voted(seats, voted):
         progress = {"voted": len(voted), "of": _voters(seats)}
         broadcast.progress(session.pk, table.number, {"what": "vote", "kind": kind,
+                                                      "bag": bags.generation(bag),
                                                       **progress})
         return progress, False
     state = _settle(table, session, _last_step(session), load_state(table), seats)

@@ -52,10 +52,12 @@ function receive(message) {
     const seen = counts[message.table];
     const phase = live.dataset.phase;
     if (typeof message.voted === "number"
-        && (!seen || seen.phase !== phase || seen.voted < message.voted)) {
-      counts[message.table] = { phase, voted: message.voted, text: message.text };
+        && (!seen || seen.phase !== phase || seen.bag !== message.bag
+            || seen.voted < message.voted)) {
+      counts[message.table] = { phase, bag: message.bag, voted: message.voted,
+                                text: message.text };
     }
-    showCount(message.table, message.voted, message.text);
+    showCount(message.table, message.voted, message.text, message.bag);
   } else if (message.type === "ack") {
     if (pending && pending.id === message.id) {
       if (pending.message.type === "ballot") showVoted(message.progress);
@@ -87,11 +89,14 @@ function receive(message) {
 // ---- console: a vote's count per table ("5 of 8 have voted") ----
 // Counts go out as soon as a ballot is in, while the console's views are rendered in the
 // background: a view rendered just before a ballot can arrive after that ballot's count.
-// Keep the higher count, and never turn a counted bag back into "7 of 8".
+// Keep the higher count, and never turn a counted bag back into "7 of 8". A bag emptied and
+// asked again (an undone count, a lost key) has a new generation (data-bag): the counts of
+// the bag as it was are dropped.
 const counts = {};
-function showCount(table, voted, text) {
+function showCount(table, voted, text, bag) {
   const target = live.querySelector(`[data-progress="${table}"]`);
   if (!target || !text || target.hasAttribute("data-counted")) return;
+  if (bag && target.dataset.bag && bag !== target.dataset.bag) return;
   if (typeof voted === "number") {
     if (Number(target.dataset.voted ?? -1) > voted) return;
     target.dataset.voted = voted;
@@ -100,8 +105,12 @@ function showCount(table, voted, text) {
 }
 function reapplyCounts(phase) {
   for (const [table, count] of Object.entries(counts)) {
-    if (count.phase === phase) showCount(table, count.voted, count.text);
-    else delete counts[table];
+    const target = live.querySelector(`[data-progress="${table}"]`);
+    if (count.phase === phase && (!target || count.bag === target.dataset.bag)) {
+      showCount(table, count.voted, count.text, count.bag);
+    } else {
+      delete counts[table];
+    }
   }
 }
 

@@ -68,7 +68,7 @@ def fits(teacher: Page, where: str) -> list[str]:
 
 
 def start(teacher: Page, students: int, browser: Browser, server: str) -> list[Student]:
-    address = ui.new_lesson(teacher, f"Fit {students}")
+    address = ui.new_lesson(teacher, f"Fit {students}", class_size=max(32, students))
     if students == 8:  # one student alone: Start cannot act, and says why
         class_ = join_class(browser, server, address, 1)
         expect(teacher.locator(".lobby .count")).to_contain_text("1 student")
