@@ -141,6 +141,28 @@ class Engine(Protocol):
     def balances(self, state: Any) -> dict[str, int]: ...
 
 
+def check_config(config: Any, seed: Any, known: set[str] | frozenset[str]) -> None:
+    """What every engine checks first: the config is an object with only ``known`` keys, and
+    the seed a whole number."""
+    if not isinstance(config, Mapping):
+        raise InvalidConfig(_("The game config must be an object."))
+    unknown = sorted(set(config) - set(known))
+    if unknown:
+        raise InvalidConfig(_("Unknown config keys: {keys}."), keys=", ".join(unknown))
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise InvalidConfig(_("The seed must be a whole number."))
+
+
+def player_names(config: Mapping[str, Any]) -> list[str]:
+    """``config["players"]``: a list of distinct, non-empty names."""
+    names = config.get("players")
+    if not isinstance(names, list) or not all(isinstance(n, str) and n.strip() for n in names):
+        raise InvalidConfig(_("'players' must be a list of non-empty names."))
+    if len(set(names)) != len(names):
+        raise InvalidConfig(_("Player names must be different."))
+    return names
+
+
 def get_engine(game_id: str) -> Engine:
     """The engine registered for ``game_id`` (e.g. ``"state-in-class"``)."""
     from games.registry import ENGINES

@@ -11,7 +11,7 @@ from typing import Any
 from games.austerity import data
 from games.austerity.rules import draw_staged, year_entry
 from games.austerity.state import GameState, Institution, no_cubes
-from games.core import InvalidConfig
+from games.core import InvalidConfig, check_config
 from games.i18n import _
 
 CONFIG_KEYS = {"scenario", "difficulty", "country", "policies", "extra_institutions",
@@ -38,13 +38,7 @@ def _pick(seed: int, purpose: str, value: Any, known: Mapping[str, Any], default
 
 
 def new_game(config: Mapping[str, Any], seed: int) -> GameState:
-    if not isinstance(config, Mapping):
-        raise InvalidConfig(_("The game config must be an object."))
-    unknown = sorted(set(config) - CONFIG_KEYS)
-    if unknown:
-        raise InvalidConfig(_("Unknown config keys: {keys}."), keys=", ".join(unknown))
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise InvalidConfig(_("The seed must be a whole number."))
+    check_config(config, seed, CONFIG_KEYS)
     scenario = _pick(seed, "scenario", config.get("scenario"), data.SCENARIOS,
                      data.ECONOMIC_CRASH,
                      _("Unknown scenario {value!r}; the scenarios are: {known}."))

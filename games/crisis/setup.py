@@ -11,7 +11,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.core import Event, InvalidConfig
+from games.core import Event, InvalidConfig, check_config, player_names
 from games.crisis import cards, data, effects, ops, rounds, rules
 from games.crisis.state import EXPORTS, PLANNING, PRODUCTION, GameState, Player
 from games.i18n import _
@@ -79,18 +79,8 @@ def _plan(config: Mapping[str, Any], players: int) -> tuple[str, list[str], list
 
 def build(config: Mapping[str, Any], seed: int) -> tuple[GameState, list[Event]]:
     """The state after setup, and the events of round 1 (or of the stated situation)."""
-    if not isinstance(config, Mapping):
-        raise InvalidConfig(_("The game config must be an object."))
-    unknown = sorted(set(config) - CONFIG_KEYS)
-    if unknown:
-        raise InvalidConfig(_("Unknown config keys: {keys}."), keys=", ".join(unknown))
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise InvalidConfig(_("The seed must be a whole number."))
-    names = config.get("players")
-    if not isinstance(names, list) or not all(isinstance(n, str) and n.strip() for n in names):
-        raise InvalidConfig(_("'players' must be a list of non-empty names."))
-    if len(set(names)) != len(names):
-        raise InvalidConfig(_("Player names must be different."))
+    check_config(config, seed, CONFIG_KEYS)
+    names = player_names(config)
     if not 2 <= len(names) <= 5:
         raise InvalidConfig(_("Crisis needs 2 to 5 players, not {n}."), n=len(names))
     plan_id, levels, goals = _plan(config, len(names))

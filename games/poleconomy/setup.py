@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.core import Event, InvalidAction, InvalidConfig
+from games.core import Event, InvalidAction, InvalidConfig, check_config, player_names
 from games.i18n import _
 from games.poleconomy import data, orders
 from games.poleconomy.money import BANK, TREASURY, account, emit, move, roll
@@ -49,18 +49,8 @@ def check_parties(value: Any, names: list[str]) -> dict[str, list[str]]:
 
 
 def new_state(config: Mapping[str, Any], seed: int) -> GameState:
-    if not isinstance(config, Mapping):
-        raise InvalidConfig(_("The game config must be an object."))
-    unknown = sorted(set(config) - CONFIG_KEYS)
-    if unknown:
-        raise InvalidConfig(_("Unknown config keys: {keys}."), keys=", ".join(unknown))
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise InvalidConfig(_("The seed must be a whole number."))
-    names = config.get("players")
-    if not isinstance(names, list) or not all(isinstance(n, str) and n.strip() for n in names):
-        raise InvalidConfig(_("'players' must be a list of non-empty names."))
-    if len(set(names)) != len(names):
-        raise InvalidConfig(_("Player names must be different."))
+    check_config(config, seed, CONFIG_KEYS)
+    names = player_names(config)
     if not data.MIN_PLAYERS <= len(names) <= data.MAX_PLAYERS:
         raise InvalidConfig(_("Poleconomy needs 2 to 6 players, not {n}."), n=len(names))
     rounds = config.get("rounds", data.DEFAULT_ROUNDS)

@@ -38,7 +38,15 @@ import random
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from games.core import PUBLIC, Action, Event, InvalidAction, InvalidConfig
+from games.core import (
+    PUBLIC,
+    Action,
+    Event,
+    InvalidAction,
+    InvalidConfig,
+    check_config,
+    player_names,
+)
 from games.i18n import _
 from games.state_in_class import data
 from games.state_in_class.state import (
@@ -75,18 +83,8 @@ def fund_account(service: str) -> str:
 
 
 def new_game(config: Mapping[str, Any], seed: int) -> GameState:
-    if not isinstance(config, Mapping):
-        raise InvalidConfig(_("The game config must be an object."))
-    unknown = sorted(set(config) - CONFIG_KEYS)
-    if unknown:
-        raise InvalidConfig(_("Unknown config keys: {keys}."), keys=", ".join(unknown))
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise InvalidConfig(_("The seed must be a whole number."))
-    names = config.get("players")
-    if not isinstance(names, list) or not all(isinstance(n, str) and n.strip() for n in names):
-        raise InvalidConfig(_("'players' must be a list of non-empty names."))
-    if len(set(names)) != len(names):
-        raise InvalidConfig(_("Player names must be different."))
+    check_config(config, seed, CONFIG_KEYS)
+    names = player_names(config)
     if len(names) not in data.SETUPS:
         raise InvalidConfig(_("State in Class needs 6, 7 or 8 players, not {n}."), n=len(names))
     setup = data.SETUPS[len(names)]
