@@ -33,11 +33,11 @@ def undone_notice(session: dict[str, Any]) -> str:
     discarded = undone.get("discarded")
     left, entered = undone.get("from"), undone["stage"]
     if left in VOTE_STAGES:
-        text = _("Undone: the count of %(vote)s.") % {
-            "vote": _vote_name(VOTE_STAGES[left], undone["round"])}
-        if discarded:
-            text += " " + _("The votes cast were discarded: everyone votes again.")
-        return text
+        vote = _vote_name(VOTE_STAGES[left], undone["round"])
+        if not discarded:  # the bag had filled and counted itself: it stays counted
+            return _("Undone: showing the result of %(vote)s.") % {"vote": vote}
+        return (_("Undone: the count of %(vote)s.") % {"vote": vote} + " "
+                + _("The votes cast were discarded: everyone votes again."))
     if entered in VOTE_STAGES:
         text = _("Undone: the opening of %(vote)s.") % {
             "vote": _vote_name(VOTE_STAGES[entered], undone["round"])}

@@ -157,15 +157,20 @@ def drive_to(session: ClassSession, stage: str, round_: int, *,
     if session.stage == ClassSession.Stage.PACT:
         all_pacts(session)
     while (fresh(session).round, fresh(session).stage) != (round_, stage):
-        session = fresh(session)
-        assert session.stage != ClassSession.Stage.FINAL, "went past the target"
-        if session.stage == ClassSession.Stage.TAX_VOTE:
-            vote_all(session, "tax", rng, ["A", "B", "C", "D"])
-        elif session.stage == ClassSession.Stage.BUDGET_VOTE:
-            vote_all(session, "budget", rng, ["health", "education", "shield"])
-        break_ties(session, rng)
-        advance(session)
+        assert fresh(session).stage != ClassSession.Stage.FINAL, "went past the target"
+        _decide_and_advance(session, rng)
     return fresh(session)
+
+
+def _decide_and_advance(session: ClassSession, rng: random.Random) -> None:
+    """Everyone makes the decisions of this moment at random; the teacher moves on."""
+    session = fresh(session)
+    if session.stage == ClassSession.Stage.TAX_VOTE:
+        vote_all(session, "tax", rng, ["A", "B", "C", "D"])
+    elif session.stage == ClassSession.Stage.BUDGET_VOTE:
+        vote_all(session, "budget", rng, ["health", "education", "shield"])
+    break_ties(session, rng)
+    advance(session)
 
 
 def drive_to_the_end(session: ClassSession, *, rng: random.Random | None = None
@@ -177,13 +182,7 @@ def drive_to_the_end(session: ClassSession, *, rng: random.Random | None = None
     if session.stage == ClassSession.Stage.PACT:
         all_pacts(session)
     while fresh(session).stage != ClassSession.Stage.FINAL:
-        session = fresh(session)
-        if session.stage == ClassSession.Stage.TAX_VOTE:
-            vote_all(session, "tax", rng, ["A", "B", "C", "D"])
-        elif session.stage == ClassSession.Stage.BUDGET_VOTE:
-            vote_all(session, "budget", rng, ["health", "education", "shield"])
-        break_ties(session, rng)
-        advance(session)
+        _decide_and_advance(session, rng)
     return fresh(session)
 
 

@@ -239,3 +239,13 @@ def test_a_phone_that_did_not_vote_is_told_when_the_result_is_shown():
 
     html = render_to_string("play/_screen.html", phone_context(selectors.seat_view(absent)))
     assert "You did not vote this time" in html
+
+
+def test_undoing_the_result_of_a_bag_that_counted_itself_says_it_stays_counted():
+    session = at_tax_vote()
+    for s in humans(session.tables.get()):  # everyone votes: the bag counts itself
+        services.ballot_cast(seat_id=s.pk, kind="tax", option="B", expected=session.phase_id)
+    session = advance(session)
+    session = services.session_undo(session=session, expected=session.phase_id)
+    projector = projector_context(selectors.projector_view(fresh(session)))
+    assert projector["undone"] == "Undone: showing the result of the tax vote of round 1."
