@@ -51,6 +51,8 @@ function receive(message) {
   } else if (message.type === "progress") {
     const seen = counts[message.table];
     const phase = live.dataset.phase;
+    const shown = live.querySelector(`[data-progress="${message.table}"]`);
+    if (message.bag && shown && shown.dataset.bag && message.bag !== shown.dataset.bag) return;
     if (typeof message.voted === "number"
         && (!seen || seen.phase !== phase || seen.bag !== message.bag
             || seen.voted < message.voted)) {
@@ -106,7 +108,8 @@ function showCount(table, voted, text, bag) {
 function reapplyCounts(phase) {
   for (const [table, count] of Object.entries(counts)) {
     const target = live.querySelector(`[data-progress="${table}"]`);
-    if (count.phase === phase && (!target || count.bag === target.dataset.bag)) {
+    const sameBag = !count.bag || !target || count.bag === target.dataset.bag;
+    if (count.phase === phase && sameBag) {
       showCount(table, count.voted, count.text, count.bag);
     } else {
       delete counts[table];

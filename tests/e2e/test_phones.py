@@ -174,12 +174,17 @@ def test_the_console_keeps_the_higher_count_when_frames_overtake_each_other(
     expect(progress).to_have_text("1 of 8 has voted")
     to_page, to_server = sockets[-1]
 
-    def count(voted: int) -> str:
+    bag = progress.get_attribute("data-bag")
+
+    def count(voted: int, generation: str | None = None) -> str:
         return json.dumps({"type": "progress", "table": 1, "what": "vote", "kind": "tax",
-                           "voted": voted, "of": 8,
+                           "voted": voted, "of": 8, "bag": generation or bag,
                            "text": f"{voted} of 8 {'has' if voted == 1 else 'have'} voted"})
 
     to_page.send(count(2))  # a count that overtook the view it follows
+    expect(progress).to_have_text("2 of 8 have voted")
+    to_page.send(count(5, "00000000"))  # a count of the bag as it was before a reopening
+    teacher.wait_for_timeout(300)
     expect(progress).to_have_text("2 of 8 have voted")
     to_page.send(count(1))  # a late, lower count
     teacher.wait_for_timeout(300)

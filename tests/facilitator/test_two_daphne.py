@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import secrets
 import signal
 import socket
@@ -183,6 +184,8 @@ async def play_across(a: Daphne, b: Daphne, setup: dict[str, Any]) -> None:
                           "progress": {"voted": 1, "of": 8,
                                        "text": "When your token went in, 1 of 8 had voted."}}
         progress = await frame_until(projector, lambda f: f["type"] == "progress")
+        bag = progress.pop("bag")  # the bag's generation: 8 hex digits, nothing about a vote
+        assert re.fullmatch(r"[0-9a-f]{8}", bag)
         assert progress == {"type": "progress", "table": 1, "what": "vote", "kind": "tax",
                             "voted": 1, "of": 8, "text": "1 of 8 has voted"}
         # The other way round: the teacher on B pauses, the phone on A is told.

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import io
 import json
+import re
 import time
 from collections import Counter
 from pathlib import Path
@@ -470,6 +471,7 @@ async def test_a_ballot_reaches_the_projector_as_counts_and_no_phone_gets_a_new_
         assert ack["progress"] == {"voted": number, "of": 8, "text": f"When your token went "
                                    f"in, {number} of 8 had voted."}
         progress = await projector.until(lambda f: f["type"] == "progress")
+        assert re.fullmatch(r"[0-9a-f]{8}", progress.pop("bag"))  # the bag's generation
         assert progress == {"type": "progress", "table": 1, "what": "vote", "kind": "tax",
                             "voted": number, "of": 8, "text": text}
         quiet = await wait_all([sock.quiet(0.3) for sock in phones.values()])
