@@ -5,25 +5,8 @@ from collections import Counter
 import pytest
 
 from games.poleconomy import data
-from games.poleconomy.rules import new_game, step
 from games.poleconomy.views import balances
-
-NAMES = ["Ana", "Ben", "Cai"]
-
-
-def staged(dice=(), **start):
-    start.setdefault("basic_incomes", {"Ana": 6, "Ben": 5, "Cai": 4})
-    start.setdefault("pm", "Ana")
-    return new_game({"players": NAMES, "rounds": 5, "dice": [list(d) for d in dice],
-                     "start": start}, 1)
-
-
-def play(state, **orders):
-    """Send every player's orders (missing players: NMR); returns the round's events."""
-    events = []
-    for name in NAMES:
-        events += step(state, {"type": "orders", "player": name, "orders": orders.get(name)})
-    return events
+from tests.games.poleconomy_support import play, staged
 
 
 def of(events, kind):

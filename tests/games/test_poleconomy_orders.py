@@ -4,25 +4,13 @@ import pytest
 
 from games.core import InvalidAction
 from games.poleconomy import data
-from games.poleconomy.rules import apply, new_game, step
+from games.poleconomy.rules import apply, step
 from games.poleconomy.state import to_dict
+from tests.games.poleconomy_support import play, staged
 
-NAMES = ["Ana", "Ben", "Cai"]
 OPPORTUNITY = next(s for s, sq in data.SQUARES.items() if sq.opportunity)
 
 
-def staged(dice=(), **start):
-    start.setdefault("basic_incomes", {"Ana": 6, "Ben": 5, "Cai": 4})
-    start.setdefault("pm", "Ana")
-    return new_game({"players": NAMES, "rounds": 5, "dice": [list(d) for d in dice],
-                     "start": start}, 1)
-
-
-def play(state, **orders):
-    events = []
-    for name in NAMES:
-        events += step(state, {"type": "orders", "player": name, "orders": orders.get(name)})
-    return events
 
 
 @pytest.mark.parametrize("orders, reason", [
