@@ -41,13 +41,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from pydantic import TypeAdapter, ValidationError
 
-from facilitator import actions, broadcast, presence, selectors, services
-from facilitator.actions import Id
+from facilitator import broadcast, messages, presence, selectors, services
 from facilitator.errors import ServiceError
 from facilitator.language import phone_language
+from facilitator.lessons.state_in_class.presenters import phone_context, projector_context
+from facilitator.messages import Id
 from facilitator.models import ClassSession, Seat
 from facilitator.network import join_url
-from facilitator.presenters import phone_context, projector_context
 
 logger = logging.getLogger(__name__)
 SEAT_COOKIE = "sic_seat"
@@ -134,9 +134,9 @@ class LessonConsumer(AsyncJsonWebsocketConsumer):
             except ValidationError as exc:
                 # Fix: echo a well-formed id, so the phone can tell which message was refused
                 # (without it a refused frame looked lost and the phone kept waiting for it).
-                await self.send_error("bad_message", actions.describe(exc), _echo_id(raw))
+                await self.send_error("bad_message", messages.describe(exc), _echo_id(raw))
                 return
-            if isinstance(message, actions.Refresh):
+            if isinstance(message, messages.Refresh):
                 await self.send_view()
                 if not getattr(self, "closing", False):
                     await self.send_json({"type": "ack", "id": message.id})
@@ -213,7 +213,7 @@ class LessonConsumer(AsyncJsonWebsocketConsumer):
 
 
 class SeatConsumer(LessonConsumer):
-    adapter = actions.SEAT_MESSAGES
+    adapter = messages.SEAT_MESSAGES
     seat: Seat
 
     async def connect(self) -> None:
@@ -258,7 +258,7 @@ class SeatConsumer(LessonConsumer):
     def act(self, message: Any) -> dict[str, Any] | None:
         # The service checks, under the table's lock, that this socket's token still holds
         # the seat (see render).
-        return actions.seat_act(self.seat.pk, message, token_hash=self.token_hash)
+        return messages.seat_act(self.seat.pk, message, token_hash=self.token_hash)
 
     async def send_view(self) -> None:
         frame = await self.render_async()  # in the render thread (see render_executor)
@@ -288,7 +288,7 @@ class SeatConsumer(LessonConsumer):
 
 
 class TeacherConsumer(LessonConsumer):
-    adapter = actions.TEACHER_MESSAGES
+    adapter = messages.TEACHER_MESSAGES
     audience = "projector"
     session: ClassSession
 
@@ -340,7 +340,7 @@ class TeacherConsumer(LessonConsumer):
         if not self.logged_in():
             raise ServiceError("logged_out", _("You are logged out. Log in again to run the "
                                                "lesson."), status=403)
-        actions.teacher_act(self.session, message)
+        messages.teacher_act(self.session, message)
         return None
 
     # The console's views are rendered in the background, one at a time, and coalesced.

@@ -16,9 +16,9 @@ from django.utils.translation import gettext as _
 
 from facilitator import bags, presence
 from facilitator.errors import ServiceError
+from facilitator.log import engine_of, load_view_state
 from facilitator.models import Bag, ClassSession, Seat, Table
 from facilitator.services import hash_token, timer_left
-from facilitator.tables import engine_of, load_view_state
 
 
 def teacher_sessions(user: AbstractBaseUser) -> QuerySet[ClassSession]:

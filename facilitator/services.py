@@ -25,6 +25,16 @@ from django.utils.translation import ngettext
 from facilitator import bags, broadcast, seating
 from facilitator.clock import now
 from facilitator.errors import ServiceError
+from facilitator.lessons.state_in_class.pacing import ROUND_STAGES, failure_moment, moment
+from facilitator.log import (
+    apply_action,
+    engine_error,
+    load_state,
+    opening_transfers,
+    record_transfers,
+    replay_table,
+    save_state,
+)
 from facilitator.models import (
     CLASS_SIZE_DEFAULT,
     CLASS_SIZE_MAX,
@@ -36,16 +46,6 @@ from facilitator.models import (
     Table,
     TableAction,
     TeacherStep,
-)
-from facilitator.pacing import ROUND_STAGES, failure_moment, moment
-from facilitator.tables import (
-    apply_action,
-    engine_error,
-    load_state,
-    opening_transfers,
-    record_transfers,
-    replay_table,
-    save_state,
 )
 from games.core import InvalidAction, get_engine
 from games.state_in_class import bots as sic_bots

@@ -18,14 +18,14 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from facilitator import actions, network, presence, ratelimit, selectors, services
+from facilitator import messages, network, presence, ratelimit, selectors, services
 from facilitator.consumers import SEAT_COOKIE
 from facilitator.errors import ServiceError
 from facilitator.forms import JoinForm, NewLessonForm, TeacherLoginForm
 from facilitator.language import phone_language
+from facilitator.lessons.state_in_class.presenters import phone_context, projector_context
+from facilitator.log import game_record
 from facilitator.models import ClassSession, Seat
-from facilitator.presenters import phone_context, projector_context
-from facilitator.tables import game_record
 
 SEAT_COOKIE_AGE = 24 * 3600
 CODE_ERRORS = {"wrong_code", "closed_code", "already_started"}
@@ -144,8 +144,8 @@ def play_act(request: HttpRequest) -> HttpResponse:
         return redirect("join")
     with translation.override(phone_language(request.COOKIES, seat.session.language)):
         try:
-            message = actions.parse(actions.SEAT_MESSAGES, actions.from_form(request.POST))
-            actions.seat_act(seat.pk, message, token_hash=seat.token_hash)
+            message = messages.parse(messages.SEAT_MESSAGES, messages.from_form(request.POST))
+            messages.seat_act(seat.pk, message, token_hash=seat.token_hash)
         except ServiceError as exc:
             return play(request, error=exc)
     return redirect("play")
@@ -224,8 +224,8 @@ def console_act(request: HttpRequest, session_id: int) -> HttpResponse:
     session = _owned(request, session_id)
     with translation.override(session.language):
         try:
-            message = actions.parse(actions.TEACHER_MESSAGES, actions.from_form(request.POST))
-            actions.teacher_act(session, message)
+            message = messages.parse(messages.TEACHER_MESSAGES, messages.from_form(request.POST))
+            messages.teacher_act(session, message)
         except ServiceError as exc:
             view = selectors.projector_view(selectors.session_for_teacher(request.user,
                                                                          session_id))

@@ -71,6 +71,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "facilitator",
+    # Lesson modules (docs/modules.md): each app names its lesson; the platform imports none.
+    "facilitator.lessons.state_in_class",
 ]
 
 MIDDLEWARE = [

@@ -19,9 +19,9 @@ import io
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from facilitator.lessons.state_in_class.reports.story import TableStory, start_tension, table_story
+from facilitator.log import game_record
 from facilitator.models import ClassSession, Table
-from facilitator.reports.story import TableStory, start_tension, table_story
-from facilitator.tables import game_record
 from games.state_in_class import data
 
 ROUND_COLUMNS: tuple[str, ...] = (

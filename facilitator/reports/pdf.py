@@ -30,9 +30,8 @@ from django.utils.translation import gettext as _
 from weasyprint import CSS, HTML
 from weasyprint.urls import URLFetcher
 
-from facilitator.models import ClassSession
-from facilitator.reports import questions
-from facilitator.reports.story import (
+from facilitator.lessons.state_in_class.reports import questions
+from facilitator.lessons.state_in_class.reports.story import (
     LessonStory,
     StudentStory,
     TableStory,
@@ -42,6 +41,7 @@ from facilitator.reports.story import (
     pact_line,
     table_result,
 )
+from facilitator.models import ClassSession
 
 PAPERS: dict[str, str] = {"a4": "A4", "letter": "letter"}
 QUESTIONS_PER_TABLE = 6
@@ -181,7 +181,7 @@ def class_context(lesson: LessonStory, paper: str) -> dict[str, Any]:
 def class_html(session: ClassSession, *, paper: str, language: str | None = None) -> str:
     with translation.override(language or session.language):
         lesson = lesson_story(session)
-        return render_to_string("reports/class.html", class_context(lesson, paper))
+        return render_to_string("state_in_class/reports/class.html", class_context(lesson, paper))
 
 
 def class_handout(session: ClassSession, *, paper: str = DEFAULT_PAPER,
@@ -213,7 +213,7 @@ def students_html(session: ClassSession, *, paper: str, seat_id: int | None = No
                   language: str | None = None) -> str:
     with translation.override(language or session.language):
         students = lesson_students(session, seat_id=seat_id)
-        return render_to_string("reports/students.html",
+        return render_to_string("state_in_class/reports/students.html",
                                 students_context(session, students, paper))
 
 

@@ -24,10 +24,10 @@ from django.views.decorators.http import require_GET
 
 from facilitator.errors import ServiceError
 from facilitator.language import known
+from facilitator.lessons.state_in_class.reports.story import lesson_story
 from facilitator.models import ClassSession
 from facilitator.reports import export, pdf
 from facilitator.reports.services import session_set_paper
-from facilitator.reports.story import lesson_story
 from facilitator.selectors import session_for_teacher
 
 FINISHED = (ClassSession.Status.FINISHED, ClassSession.Status.ARCHIVED)

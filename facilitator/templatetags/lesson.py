@@ -9,7 +9,7 @@ from django import template
 register = template.Library()
 
 
-@register.inclusion_tag("facilitator/_bars.html")
+@register.inclusion_tag("state_in_class/projector/_bars.html")
 def bars(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Tally bars as inline SVG (sizes are SVG attributes, so no inline CSS is needed)."""
     height = 64

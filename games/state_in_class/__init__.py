@@ -5,6 +5,7 @@ The engine API (see ``games.core``): ``new_game``, ``apply``, ``legal_actions``,
 the lesson-module protocol's ``decisions``, ``view`` and ``balances``.
 """
 
+from games.state_in_class.audiences import legal_actions, player_view, public_view, summary
 from games.state_in_class.decisions import balances, decisions, view
 from games.state_in_class.rules import (
     GAME_ID,
@@ -15,7 +16,6 @@ from games.state_in_class.rules import (
     scores,
 )
 from games.state_in_class.state import from_dict, to_dict
-from games.state_in_class.views import legal_actions, player_view, public_view, summary
 
 __all__ = [
     "GAME_ID",

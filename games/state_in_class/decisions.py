@@ -52,7 +52,7 @@ def decisions(state: GameState) -> list[Decision]:
 def view(state: GameState, audience: str) -> dict[str, Any]:
     """The projector's (and the game master's: State in Class keeps nothing from the teacher
     that it keeps from the class) or one player's view."""
-    from games.state_in_class.views import player_view, public_view
+    from games.state_in_class.audiences import player_view, public_view
 
     if audience in (PUBLIC, MASTER_AUDIENCE):
         return public_view(state)

@@ -8,8 +8,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 from facilitator import services
+from facilitator.log import load_state, load_view_state
 from facilitator.models import ClassSession, Seat, Table
-from facilitator.tables import load_state, load_view_state
 
 NAMES = ["Ana", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou",
          "Max", "Ned", "Oli", "Pam", "Quy", "Rex", "Sam", "Tia", "Uma", "Val", "Wes", "Xia",

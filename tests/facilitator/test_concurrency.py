@@ -10,8 +10,8 @@ from django.db import connection
 
 from facilitator import services
 from facilitator.errors import ServiceError
+from facilitator.log import verify_table
 from facilitator.models import BallotReceipt, Seat, Table, TableAction
-from facilitator.tables import verify_table
 from tests.facilitator.lesson import (
     NAMES,
     advance,

@@ -7,7 +7,7 @@ from django.template.loader import render_to_string
 
 from facilitator import clock, selectors, services
 from facilitator.errors import ServiceError
-from facilitator.presenters import phone_context
+from facilitator.lessons.state_in_class.presenters import phone_context
 from tests.facilitator.lesson import advance, all_pacts, fresh, humans, started
 
 pytestmark = pytest.mark.django_db

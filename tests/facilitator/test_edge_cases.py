@@ -57,7 +57,7 @@ def test_voting_at_a_table_whose_state_failed_says_the_game_is_over(monkeypatch)
     table = session.tables.get()
     state = state_of(table)
     state.failed, state.phase = True, "over"  # as if it had failed in the debate
-    from facilitator.tables import save_state
+    from facilitator.log import save_state
 
     save_state(table, state)
     session = advance(session)  # the tax vote opens at every table still playing: none

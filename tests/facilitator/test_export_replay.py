@@ -9,7 +9,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from facilitator import services
-from facilitator.tables import engine_of, game_record, load_state, load_view_state
+from facilitator.log import engine_of, game_record, load_state, load_view_state
 from games.core import replay
 from tests.facilitator.lesson import (
     advance,

@@ -9,8 +9,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
 
+from facilitator.log import engine_balances, ledger_balances, load_state, verify_table
 from facilitator.models import LedgerEntry, Table, TableAction
-from facilitator.tables import engine_balances, ledger_balances, load_state, verify_table
 from tests.facilitator.lesson import (
     deterministic,
     drive_to,

@@ -17,9 +17,9 @@ import pytest
 from django.template.loader import render_to_string
 
 from facilitator import selectors, services
+from facilitator.lessons.state_in_class.presenters import phone_context, projector_context
+from facilitator.log import load_state
 from facilitator.models import ClassSession, Seat
-from facilitator.presenters import phone_context, projector_context
-from facilitator.tables import load_state
 from games.state_in_class import data
 from tests.facilitator.lesson import advance, drive_to, fresh, join, make_session, make_teacher
 

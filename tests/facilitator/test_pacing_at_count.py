@@ -16,9 +16,9 @@ import pytest
 from django.template.loader import render_to_string
 
 from facilitator import broadcast, selectors, services
+from facilitator.lessons.state_in_class.presenters import phone_context
+from facilitator.log import load_state
 from facilitator.models import ClassSession, Seat
-from facilitator.presenters import phone_context
-from facilitator.tables import load_state
 from tests.facilitator.lesson import break_ties, fresh, humans, join, make_session
 
 Stage = ClassSession.Stage

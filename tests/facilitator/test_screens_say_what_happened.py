@@ -9,9 +9,14 @@ import pytest
 from django.template.loader import render_to_string
 
 from facilitator import selectors, services
+from facilitator.lessons.state_in_class.presenters import (
+    next_blocked,
+    phone_context,
+    seating_text,
+    tension_reason,
+)
+from facilitator.log import load_state
 from facilitator.models import ClassSession, Seat
-from facilitator.presenters import next_blocked, phone_context, seating_text, tension_reason
-from facilitator.tables import load_state
 from games.state_in_class import data
 from tests.facilitator.lesson import (
     advance,

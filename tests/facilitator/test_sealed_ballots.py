@@ -6,8 +6,8 @@ import pytest
 
 from facilitator import bags, ballot_keys, selectors, services
 from facilitator.errors import ServiceError
+from facilitator.lessons.state_in_class.presenters import phone_context, projector_context
 from facilitator.models import Bag, BallotReceipt, SealedBallot
-from facilitator.presenters import phone_context, projector_context
 from tests.facilitator.lesson import (
     advance,
     all_pacts,

@@ -18,9 +18,9 @@ import pytest
 from django.apps import apps
 from django.db import connection, models
 
-from facilitator import selectors, services, tables
+from facilitator import log, selectors, services
+from facilitator.log import game_record
 from facilitator.models import Bag, BallotReceipt, SealedBallot, Seat, TableAction
-from facilitator.tables import game_record
 from games.state_in_class import data
 from tests.facilitator.lesson import (
     NAMES,
@@ -57,7 +57,7 @@ class Clock:
 def clock(monkeypatch) -> Clock:
     clock = Clock()
     monkeypatch.setattr(services, "now", clock)
-    monkeypatch.setattr(tables, "now", clock)
+    monkeypatch.setattr(log, "now", clock)
     return clock
 
 

@@ -2,7 +2,7 @@ import random
 
 import pytest
 
-from facilitator.tables import verify_table
+from facilitator.log import verify_table
 from tests.facilitator.lesson import join, make_session, play_lesson
 
 

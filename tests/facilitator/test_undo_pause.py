@@ -6,6 +6,7 @@ import pytest
 
 from facilitator import services
 from facilitator.errors import ServiceError
+from facilitator.log import engine_of, replay_table, verify_table
 from facilitator.models import (
     Bag,
     BallotReceipt,
@@ -17,7 +18,6 @@ from facilitator.models import (
     TableAction,
     TeacherStep,
 )
-from facilitator.tables import engine_of, replay_table, verify_table
 from tests.facilitator.lesson import (
     advance,
     all_pacts,

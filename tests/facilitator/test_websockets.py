@@ -26,6 +26,7 @@ from django.core.management import call_command
 from django.db import connection, connections
 
 from facilitator import broadcast, services
+from facilitator.log import engine_of, game_record, load_state, verify_table
 from facilitator.models import (
     BallotReceipt,
     ClassSession,
@@ -34,7 +35,6 @@ from facilitator.models import (
     Table,
     TableAction,
 )
-from facilitator.tables import engine_of, game_record, load_state, verify_table
 from games.state_in_class import data as sic_data
 from tests.facilitator.lesson import deterministic, join, make_session, make_teacher
 from tests.facilitator.wsclient import (

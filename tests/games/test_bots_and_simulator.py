@@ -9,6 +9,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from games.state_in_class import data
+from games.state_in_class.audiences import legal_actions
 from games.state_in_class.bots import POLICIES, FixedPact, get_policy
 from games.state_in_class.rules import new_game, options_for, step
 from games.state_in_class.simulate import (
@@ -20,7 +21,6 @@ from games.state_in_class.simulate import (
     simulate,
 )
 from games.state_in_class.state import OVER, PACT, TIE_BREAK
-from games.state_in_class.views import legal_actions
 
 ALL_POLICIES = sorted(POLICIES)
 

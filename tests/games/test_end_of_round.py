@@ -11,9 +11,9 @@ import pytest
 
 from games.core import InvalidAction
 from games.state_in_class import rules
+from games.state_in_class.audiences import legal_actions, public_view
 from games.state_in_class.rules import scores
 from games.state_in_class.state import BUDGET_VOTE, OVER, TAX_VOTE, TIE_BREAK, to_dict
-from games.state_in_class.views import legal_actions, public_view
 from tests.games.helpers import (
     advance_to,
     by_role,

@@ -3,9 +3,9 @@
 import pytest
 
 from games.state_in_class import data
+from games.state_in_class.audiences import public_view, summary
 from games.state_in_class.rules import goal_reached, score_breakdown, scores
 from games.state_in_class.state import OVER
-from games.state_in_class.views import public_view, summary
 from tests.games.helpers import (
     by_role,
     give,

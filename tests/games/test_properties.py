@@ -20,10 +20,10 @@ from hypothesis import strategies as st
 
 from games.core import InvalidAction, replay
 from games.state_in_class import data, rules
+from games.state_in_class.audiences import legal_actions, player_view, public_view, summary
 from games.state_in_class.bots import RandomPolicy
 from games.state_in_class.simulate import bot_names, next_decisions, play
 from games.state_in_class.state import PHASES, TIE_BREAK, from_dict, to_dict
-from games.state_in_class.views import legal_actions, player_view, public_view, summary
 
 SETTINGS = settings(max_examples=200, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -94,7 +94,7 @@ PLAY = """
 import json
 from games.state_in_class.bots import RandomPolicy
 from games.state_in_class.simulate import play
-from games.state_in_class.views import summary
+from games.state_in_class.audiences import summary
 out = []
 for seed in range(5):
     state, record = play([RandomPolicy() for _ in range(8)], seed)

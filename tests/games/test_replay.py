@@ -7,10 +7,10 @@ import pytest
 
 from games.core import InvalidConfig, ReplayError, get_engine, replay
 from games.state_in_class import rules
+from games.state_in_class.audiences import summary
 from games.state_in_class.bots import RandomPolicy, get_policy
 from games.state_in_class.simulate import bot_names, play
 from games.state_in_class.state import TAX_VOTE, to_dict
-from games.state_in_class.views import summary
 
 NAMES = ["Ana", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus", "Hal"]
 SUMMARY_KEYS = {"round", "phase", "tension", "failed", "services", "players"}

@@ -6,8 +6,8 @@ import pytest
 
 from games.core import InvalidAction, InvalidConfig
 from games.state_in_class import data, rules
+from games.state_in_class.audiences import player_view, public_view
 from games.state_in_class.state import PACT, TAX_VOTE, to_dict
-from games.state_in_class.views import player_view, public_view
 from tests.games.helpers import (
     as_json,
     config,

@@ -4,8 +4,8 @@ import pytest
 
 from games.core import InvalidAction
 from games.state_in_class import data, rules
+from games.state_in_class.audiences import legal_actions, public_view
 from games.state_in_class.state import BUDGET_VOTE, TAX_VOTE, TIE_BREAK, to_dict
-from games.state_in_class.views import legal_actions, public_view
 from tests.games.helpers import (
     by_role,
     give,

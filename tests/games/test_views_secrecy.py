@@ -10,8 +10,8 @@ import pytest
 
 from games.core import InvalidAction
 from games.state_in_class import rules
+from games.state_in_class.audiences import legal_actions, player_view, public_view
 from games.state_in_class.state import BUDGET_VOTE, OVER, PACT, TAX_VOTE, TIE_BREAK, to_dict
-from games.state_in_class.views import legal_actions, player_view, public_view
 from tests.games.helpers import (
     advance_to,
     as_json,

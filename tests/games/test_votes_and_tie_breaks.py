@@ -12,8 +12,8 @@ import pytest
 
 from games.core import InvalidAction
 from games.state_in_class import data, rules
+from games.state_in_class.audiences import player_view, public_view
 from games.state_in_class.state import BUDGET_VOTE, PACT, TAX_VOTE, TIE_BREAK, to_dict
-from games.state_in_class.views import player_view, public_view
 from tests.games.helpers import (
     advance_to,
     ballots,

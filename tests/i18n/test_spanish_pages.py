@@ -262,7 +262,7 @@ def test_a_bad_join_is_explained_in_spanish():
 def test_engine_reasons_are_translated_with_their_values():
     from django.utils import translation
 
-    from facilitator.tables import engine_error
+    from facilitator.log import engine_error
     from games.core import InvalidAction
     from games.state_in_class import rules
 

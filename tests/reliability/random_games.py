@@ -176,7 +176,7 @@ class RandomClass:
 
 def check_invariants(session: Any) -> list[str]:
     """What must hold for every table (one game) of a finished lesson; [] if all is well."""
-    from facilitator.tables import (
+    from facilitator.log import (
         engine_balances,
         engine_of,
         game_record,

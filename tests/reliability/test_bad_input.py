@@ -348,7 +348,7 @@ def test_replay_of_a_directory_or_from_stdin_exits_cleanly(tmp_path):
 def test_a_form_field_of_unicode_digits_is_not_a_number():
     """ "²" is a digit to str.isdigit, not a number to int(): it stays text, and the message
     is refused as a bad message instead of ending in a traceback."""
-    from facilitator import actions
+    from facilitator import messages
 
-    assert actions.from_form({"type": "remove", "seat": "²"})["seat"] == "²"
-    assert actions.from_form({"type": "pact", "coins": "3"})["coins"] == 3
+    assert messages.from_form({"type": "remove", "seat": "²"})["seat"] == "²"
+    assert messages.from_form({"type": "pact", "coins": "3"})["coins"] == 3

@@ -22,8 +22,8 @@ from django.db import connections
 from django.test import Client
 
 from facilitator import services
+from facilitator.log import load_state
 from facilitator.models import Bag, BallotReceipt, Seat, Table
-from facilitator.tables import load_state
 from tests.facilitator.test_websockets import (
     game_of,
     lesson,

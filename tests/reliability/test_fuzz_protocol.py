@@ -31,7 +31,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from websockets.sync.client import ClientConnection, connect
 
-from facilitator import actions
+from facilitator import messages
 from tests.facilitator.test_two_daphne import SETUP_SCRIPT, Daphne
 
 pytestmark = pytest.mark.slow
@@ -167,11 +167,11 @@ def send_batch(ws: ClientConnection, batch: list[str | bytes], who: str) -> None
 def run_fuzz(server: dict[str, Any], who: str) -> None:
     if who == "phone":
         ws = open_socket(server, "/ws/play/", f"sic_seat={server['tokens']['Ana']}")
-        templates, adapter = PHONE_TEMPLATES, actions.SEAT_MESSAGES
+        templates, adapter = PHONE_TEMPLATES, messages.SEAT_MESSAGES
     else:
         ws = open_socket(server, f"/ws/lesson/{server['session']}/",
                          f"sessionid={server['sessionid']}")
-        templates, adapter = TEACHER_TEMPLATES, actions.TEACHER_MESSAGES
+        templates, adapter = TEACHER_TEMPLATES, messages.TEACHER_MESSAGES
     with ws:
         assert json.loads(ws.recv(timeout=15))["type"] == "view"
         ws.send(json.dumps({"type": "refresh", "id": "settle"}))

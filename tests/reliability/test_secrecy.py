@@ -38,7 +38,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from facilitator import services, tables
+from facilitator import log, services
 from facilitator.consumers import SEAT_COOKIE
 from facilitator.models import ClassSession, Seat
 from games.state_in_class import data
@@ -225,7 +225,7 @@ def csv_rows(text: str) -> list[dict[str, str]]:
 @pytest.fixture
 def fixed_clock(monkeypatch):
     monkeypatch.setattr(services, "now", lambda: FIXED)
-    monkeypatch.setattr(tables, "now", lambda: FIXED)
+    monkeypatch.setattr(log, "now", lambda: FIXED)
 
 
 def run(teacher: Any, client: Client, tmp: Path, caplog: Any, *, swap: bool) -> dict[str, Any]:

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
+from facilitator.log import replay_table
 from facilitator.models import ClassSession
-from facilitator.tables import replay_table
 from tests.reports.scripted import scripted_lesson
 from tests.support import require
 

@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from facilitator import services
+from facilitator.log import load_state
 from facilitator.models import ClassSession, Table
-from facilitator.tables import load_state
 from games.state_in_class import bots
 from tests.facilitator.lesson import fresh, humans, join, make_session
 

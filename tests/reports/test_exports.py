@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from facilitator.log import replay_table
 from facilitator.reports import export
-from facilitator.tables import replay_table
 from games.core import replay
 from games.state_in_class import data
 from games.state_in_class.rules import scores

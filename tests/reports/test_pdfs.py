@@ -12,9 +12,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from PIL import Image
 
+from facilitator.log import replay_table
 from facilitator.models import ClassSession, Seat
 from facilitator.reports import pdf
-from facilitator.tables import replay_table
 from games.state_in_class import data
 from games.state_in_class.rules import scores
 from tests.reports.conftest import pdf_info, pdf_text, poppler

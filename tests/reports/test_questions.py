@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
-from facilitator.reports import questions
-from facilitator.reports.story import lesson_students, table_story
-from facilitator.tables import replay_table
+from facilitator.lessons.state_in_class.reports import questions
+from facilitator.lessons.state_in_class.reports.story import lesson_students, table_story
+from facilitator.log import replay_table
 
 pytestmark = pytest.mark.django_db
 

@@ -13,9 +13,9 @@ from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from facilitator.log import verify_table
 from facilitator.management.teacher import TeacherCommand
 from facilitator.models import Table
-from facilitator.tables import verify_table
 
 
 class Command(TeacherCommand):

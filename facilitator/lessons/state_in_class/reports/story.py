@@ -1,7 +1,7 @@
 """The story of a lesson, read from its log: one entry per table, round by round.
 
 Selectors style: pure reads. Every table is rebuilt by replaying its log
-(``facilitator.tables.replay_table``), so a report always matches the log as it is now (after an
+(``facilitator.log.replay_table``), so a report always matches the log as it is now (after an
 undo too). The engine's public ``history`` gives the rounds; each player's private
 ``statement`` gives the student handouts; ``rules.scores`` gives the final count.
 
@@ -27,12 +27,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from facilitator import charts
+from facilitator.log import replay_table
 from facilitator.models import ClassSession, Seat, Table
-from facilitator.tables import replay_table
 from games.state_in_class import data
+from games.state_in_class.audiences import role_card
 from games.state_in_class.rules import scores
 from games.state_in_class.state import GameState, Player
-from games.state_in_class.views import role_card
 
 MINUS = "−"  # U+2212: clearer than a hyphen in print
 

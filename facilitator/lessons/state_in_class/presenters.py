@@ -16,8 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from facilitator import charts, notices, seating
-from facilitator.models import ClassSession
-from facilitator.pacing import (
+from facilitator.lessons.state_in_class.pacing import (
     ALL_CARDS,
     card_moments,
     cards_read,
@@ -26,9 +25,10 @@ from facilitator.pacing import (
     rank,
     session_moment,
 )
+from facilitator.models import ClassSession
 from games.state_in_class import data
+from games.state_in_class.audiences import role_card
 from games.state_in_class.rules import split_shares
-from games.state_in_class.views import role_card
 
 Stage = ClassSession.Stage
 # The letter keys the service colours in CSS (svc-H...); the mark is what people read, in their
