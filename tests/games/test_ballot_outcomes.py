@@ -347,7 +347,7 @@ def test_a_whole_game_counted_by_outcomes_keeps_no_tally_and_plays_out_the_same(
     assert stats_new.row() == stats_old.row()
 
 
-def test_state_in_class_legal_count_and_decisions_still_name_the_open_vote():
+def test_the_decision_id_of_the_open_vote_is_the_id_its_ballots_and_counts_name():
     state = started()
     [vote] = state_in_class.decisions(state)
     assert vote.id == rules.vote_id(state) == "1:tax"
