@@ -32,9 +32,17 @@ Secret ballots are the same two decisions in every game, as with a closed bag:
 ``{"type": "ballot", "decision": ID, "player": NAME}`` (a receipt: who put a token in, never
 what) and, when the bag is emptied, ``{"type": "count", "decision": ID, "tally": {OPTION: N}}``
 (it must sum to the receipts) or, for a ballot whose full tally could reveal who voted what
-(fewer than 3 voters, or a weighted ballot), ``{"type": "count", "decision": ID, "outcome":
-OPTION}``: the platform computes the outcome from the sealed ballots and the decision's weights,
-and only the outcome is stored.
+(fewer than 3 ballots in the bag, or a weighted ballot), ``{"type": "count", "decision": ID,
+"outcome": OUTCOME}``: only the outcome is ever stored or published. Every engine computes that
+outcome itself:
+
+- ``ballot_outcome(state, decision_id, tally) -> outcome``: the JSON-ready ``outcome`` its
+  ``count {decision, outcome}`` accepts for the open ballot ``decision_id``, computed from the
+  tally of the sealed ballots (for a weighted ballot each number is already a sum of weights:
+  the platform seals every ballot with its voter's weight). It validates the decision and the
+  tally like a count would and raises ``InvalidAction`` otherwise (an engine without a secret
+  ballot always raises). The platform calls it with the opened ballots, stores the outcome
+  and forgets the tally. ``plurality`` is the ranking most engines need.
 """
 
 from __future__ import annotations
@@ -139,6 +147,41 @@ class Engine(Protocol):
     def view(self, state: Any, audience: str) -> dict[str, Any]: ...
 
     def balances(self, state: Any) -> dict[str, int]: ...
+
+    def ballot_outcome(self, state: Any, decision_id: str, tally: Mapping[str, int]) -> Any: ...
+
+
+def check_tally(tally: Any, options: Iterable[str]) -> dict[str, int]:
+    """``tally`` as ``{option: votes}`` over every one of ``options`` (in their order; a missing
+    option has 0 votes). Raises ``InvalidAction`` unless it is an object whose keys are options
+    and whose values are whole numbers of 0 or more."""
+    order = list(options)
+    if not isinstance(tally, Mapping):
+        raise InvalidAction(_("A tally maps each option to its number of votes."))
+    for option, votes in tally.items():
+        if option not in order:
+            raise InvalidAction(_("{option!r} is not an option of this ballot."), option=option)
+        if not isinstance(votes, int) or isinstance(votes, bool) or votes < 0:
+            raise InvalidAction(_("The votes for {option} must be a whole number of 0 or more."),
+                                option=option)
+    return {o: int(tally.get(o, 0)) for o in order}
+
+
+def plurality(tally: Mapping[str, int], options: Iterable[str]) -> list[list[str]]:
+    """The ranking of a tally: groups of options with equal votes, most votes first, each
+    group in the order of ``options``; options with no votes are left out (``[]``: nobody
+    voted). The tally is checked as by ``check_tally``."""
+    counted = check_tally(tally, options)
+    groups: list[list[str]] = []
+    for votes in sorted({v for v in counted.values() if v > 0}, reverse=True):
+        groups.append([o for o, v in counted.items() if v == votes])
+    return groups
+
+
+def no_secret_ballot(game: str, decision_id: Any) -> InvalidAction:
+    """The error of ``ballot_outcome`` in an engine that has no secret ballot."""
+    return InvalidAction(_("{game} has no secret ballot: {decision!r} is not one."),
+                         game=game, decision=decision_id)
 
 
 def check_config(config: Any, seed: Any, known: set[str] | frozenset[str]) -> None:

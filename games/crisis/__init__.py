@@ -2,10 +2,14 @@
 
 The engine API (see ``games.core`` and ``docs/engines/crisis.md``): ``new_game``, ``apply``,
 ``replay_actions``, ``legal_actions``, ``decisions``, ``player_view``, ``public_view``,
-``view``, ``balances``, ``is_over``, ``scores``, ``summary``, ``to_dict``/``from_dict`` and
-``preview_production``.
+``view``, ``balances``, ``ballot_outcome``, ``is_over``, ``scores``, ``summary``,
+``to_dict``/``from_dict`` and ``preview_production``.
 """
 
+from collections.abc import Mapping
+from typing import Any
+
+from games.core import no_secret_ballot
 from games.crisis.production import preview_production
 from games.crisis.rules import GAME_ID, apply, is_over, replay_actions
 from games.crisis.setup import new_game
@@ -21,10 +25,17 @@ from games.crisis.views import (
     view,
 )
 
+
+def ballot_outcome(state: Any, decision_id: str, tally: Mapping[str, int]) -> Any:
+    """No decision of Crisis is a secret ballot: always ``InvalidAction``."""
+    raise no_secret_ballot("Crisis", decision_id)
+
+
 __all__ = [
     "GAME_ID",
     "apply",
     "balances",
+    "ballot_outcome",
     "decisions",
     "from_dict",
     "is_over",

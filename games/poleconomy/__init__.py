@@ -2,10 +2,18 @@
 
 The engine API (see ``games.core``): ``new_game``, ``apply``, ``replay_actions``,
 ``legal_actions``, ``player_view``, ``public_view``, ``view``, ``decisions``, ``balances``,
-``is_over``, ``scores``, ``summary``, ``to_dict``, ``from_dict``.
+``ballot_outcome``, ``is_over``, ``scores``, ``summary``, ``to_dict``, ``from_dict``.
 """
 
-from games.poleconomy.rules import GAME_ID, apply, is_over, new_game, replay_actions, scores
+from games.poleconomy.rules import (
+    GAME_ID,
+    apply,
+    ballot_outcome,
+    is_over,
+    new_game,
+    replay_actions,
+    scores,
+)
 from games.poleconomy.state import from_dict, to_dict
 from games.poleconomy.views import (
     balances,
@@ -21,6 +29,7 @@ __all__ = [
     "GAME_ID",
     "apply",
     "balances",
+    "ballot_outcome",
     "decisions",
     "from_dict",
     "is_over",

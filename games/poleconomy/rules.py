@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from games.core import Action, Event, InvalidAction
+from games.core import Action, Event, InvalidAction, check_tally
 from games.i18n import _
 from games.poleconomy import data
 from games.poleconomy.elections import (
@@ -33,6 +33,7 @@ from games.poleconomy.turn import companies_of, run_auctions, value_now
 
 GAME_ID = "poleconomy"
 OUTCOMES = ("carried", "not-carried")
+CONSENT_OPTIONS = ("yes", "no")  # the options of a consent ballot (``decisions``)
 CONSENT_KINDS = ("salaries", "tax", "payments")
 ACTION_KEYS = {
     "parties": ({"parties"}, set()),
@@ -204,6 +205,22 @@ def _count(state: GameState, action: Action, events: list[Event]) -> None:
     emit(state, events, {"type": "count", "decision": c.id, "outcome": c.outcome,
                          "voted": len(c.receipts)})
     _maybe_adjudicate(state, events)
+
+
+def ballot_outcome(state: GameState, decision_id: str, tally: Mapping[str, int]) -> str:
+    """The outcome of the open consent ballot ``decision_id`` for ``count {decision, outcome}``:
+    ``"carried"`` iff the players voting ``"yes"`` hold a majority (more than half) of all the
+    electoral votes, as the rulebook's Parliamentary Consent asks. ``tally`` is weighted: each
+    option's number is the sum of its voters' electoral votes, and together they are the
+    electoral votes of the ballots in the bag."""
+    _need_phase(state, ORDERS)
+    c = _consent(state, decision_id)
+    counted = check_tally(tally, CONSENT_OPTIONS)
+    cast = sum(state.player(n).votes for n in c.receipts)
+    if sum(counted.values()) != cast:
+        raise InvalidAction(_("The tally has {counted} electoral votes but the ballots in the "
+                              "bag carry {cast}."), counted=sum(counted.values()), cast=cast)
+    return OUTCOMES[0] if 2 * counted["yes"] > state.total_votes else OUTCOMES[1]
 
 
 def _maybe_adjudicate(state: GameState, events: list[Event]) -> None:

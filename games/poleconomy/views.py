@@ -28,7 +28,7 @@ from games.i18n import _
 from games.poleconomy import data
 from games.poleconomy.elections import majority_bloc
 from games.poleconomy.money import BANK, TREASURY, account, bank_bonds, unissued
-from games.poleconomy.rules import GAME_ID, scores
+from games.poleconomy.rules import CONSENT_OPTIONS, GAME_ID, scores
 from games.poleconomy.state import GOVERNMENT, ORDERS, OVER, PARTIES, GameState
 from games.poleconomy.turn import value_now
 
@@ -148,7 +148,7 @@ def decisions(state: GameState) -> list[Decision]:
         if c.outcome is None:
             out.append(Decision(c.id, "consent", VOTERS, BALLOT, "ballot",
                                 deciders=tuple(n for n in state.names if n not in c.receipts),
-                                options=("yes", "no"), weights=weights, default=None,
+                                options=CONSENT_OPTIONS, weights=weights, default=None,
                                 prompt=prompts[c.kind],
                                 params={"proposal": copy.deepcopy(c.proposal)}))
     return out

@@ -2,11 +2,11 @@
 
 The engine API (see ``games.core``): ``new_game``, ``apply``, ``legal_actions``,
 ``player_view``, ``public_view``, ``is_over``, ``scores``, ``summary``, ``replay_actions``, and
-the lesson-module protocol's ``decisions``, ``view`` and ``balances``.
+the lesson-module protocol's ``decisions``, ``view``, ``balances`` and ``ballot_outcome``.
 """
 
 from games.state_in_class.audiences import legal_actions, player_view, public_view, summary
-from games.state_in_class.decisions import balances, decisions, view
+from games.state_in_class.decisions import balances, ballot_outcome, decisions, view
 from games.state_in_class.rules import (
     GAME_ID,
     apply,
@@ -21,6 +21,7 @@ __all__ = [
     "GAME_ID",
     "apply",
     "balances",
+    "ballot_outcome",
     "decisions",
     "from_dict",
     "is_over",

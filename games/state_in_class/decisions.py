@@ -4,18 +4,29 @@ audience and its ledger balances.
 - The opening pact: one open choice per player (0–3 coins, at most what they hold); unanswered
   at the close, it counts as 0 (the rulebook lets a player give nothing).
 - A tax or budget vote: a secret ballot of every player over the options (``kind`` "tax" or
-  "budget", id ``"<round>:<kind>"``, the id the facilitator's bag carries).
+  "budget", id ``"<round>:<kind>"``, the id the facilitator's bag carries). Its ``ballot`` and
+  ``count`` actions name the vote by ``"decision": "<round>:<kind>"`` (or, as older records
+  do, by ``"kind"``). A count gives the ``tally`` or only the ``outcome``: what the rules need
+  from the tally and nothing more, the ranking as a list of groups of options, most votes
+  first, options with no votes left out (``games.core.plurality``). A tax outcome is only its
+  top group (``[["C"]]``, or the options tied for most votes, which the voters then break as
+  after a tally); a budget outcome every voted group (the engine ranks the unvoted services
+  after them by level); ``[]`` when nobody voted (the tax carries over). ``ballot_outcome``
+  computes it from a tally; a count by outcome leads to the same game as the count by that
+  tally, and the state keeps ``"tally": None`` and the ``"ranking"`` instead.
 - A tie-break: the decider's open choice among the tied options (a tax tie may be passed:
   the option ``"pass"``, the action's ``choice: null``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from games.core import BALLOT, CHOICE, MASTER_AUDIENCE, PUBLIC, SEAT, VOTERS, Decision
 from games.i18n import _
 from games.state_in_class import data
+from games.state_in_class.rules import check_decision, check_tally, vote_outcome
 from games.state_in_class.state import BUDGET_VOTE, PACT, TAX_VOTE, TIE_BREAK, GameState
 
 VOTES = {TAX_VOTE: "tax", BUDGET_VOTE: "budget"}
@@ -47,6 +58,15 @@ def decisions(state: GameState) -> list[Decision]:
                          kind="tie_break", who=SEAT, mode=CHOICE, action="tie_break",
                          deciders=(tie.deciders[0],), options=options)]
     return []
+
+
+def ballot_outcome(state: GameState, decision_id: str, tally: Mapping[str, int]
+                   ) -> list[list[str]]:
+    """The outcome of the open vote ``decision_id`` (``"<round>:<kind>"``) that ``tally``
+    gives, for ``count {decision, outcome}``: the ranking groups (a tax vote: only the top
+    group; ``[]``: nobody voted). The tally must add up to the ballots in the bag."""
+    kind = check_decision(state, decision_id)
+    return vote_outcome(kind, check_tally(state, kind, tally))
 
 
 def view(state: GameState, audience: str) -> dict[str, Any]:

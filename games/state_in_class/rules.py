@@ -46,6 +46,7 @@ from games.core import (
     InvalidConfig,
     check_config,
     player_names,
+    plurality,
 )
 from games.i18n import _
 from games.state_in_class import data
@@ -400,8 +401,7 @@ def _vote_kind(state: GameState) -> str | None:
     return None
 
 
-def _check_kind(state: GameState, action: Action) -> str:
-    kind = action["kind"]
+def _check_kind(state: GameState, kind: Any) -> str:
     if kind not in ("tax", "budget"):
         raise InvalidAction(_("A vote is 'tax' or 'budget', not {kind!r}."), kind=kind)
     open_kind = _vote_kind(state)
@@ -419,29 +419,58 @@ _NOT_OPEN = {
 }
 
 
+def vote_id(state: GameState) -> str | None:
+    """The decision id of the open vote (``"<round>:<kind>"``), or None."""
+    kind = _vote_kind(state)
+    return f"{state.round}:{kind}" if kind else None
+
+
+def check_decision(state: GameState, decision: Any) -> str:
+    """The kind of the open vote whose decision id is ``decision``; InvalidAction otherwise."""
+    open_id = vote_id(state)
+    if open_id is None:
+        raise InvalidAction(_("There is no open vote {decision!r}: this is the {phase} phase."),
+                            decision=decision, phase=state.phase)
+    if decision != open_id:
+        raise InvalidAction(_("There is no open vote {decision!r}: the open vote is {open!r}."),
+                            decision=decision, open=open_id)
+    return open_id.split(":")[1]
+
+
+def _check_vote(state: GameState, action: Action) -> str:
+    """The kind of the open vote the action names, by ``kind`` or by ``decision`` (one)."""
+    if ("kind" in action) == ("decision" in action):
+        raise InvalidAction(_("The {type} action names its vote by 'decision' or by 'kind' "
+                              "(one of the two)."), type=action["type"])
+    if "kind" in action:
+        return _check_kind(state, action["kind"])
+    return check_decision(state, action["decision"])
+
+
 def _check_ballot(state: GameState, action: Action) -> None:
     p = _known_player(state, action["player"])
-    _check_kind(state, action)
+    kind = _check_vote(state, action)
     if p.name in state.receipts:
         raise InvalidAction(_("{name} has already voted in this {kind} vote."), name=p.name,
-                            kind=action["kind"])
+                            kind=kind)
 
 
 def _ballot(state: GameState, action: Action, events: list[Event]) -> None:
     name = action["player"]
+    kind = _vote_kind(state)
     state.receipts = sorted([*state.receipts, name])  # sorted: no order of casting is kept
-    events.append({"type": "ballot_progress", "audience": PUBLIC, "kind": action["kind"],
+    events.append({"type": "ballot_progress", "audience": PUBLIC, "kind": kind,
                    "voted": len(state.receipts), "of": len(state.players)})
-    events.append({"type": "ballot_receipt", "audience": name, "kind": action["kind"]})
+    events.append({"type": "ballot_receipt", "audience": name, "kind": kind})
 
 
 def options_for(kind: str) -> tuple[str, ...]:
     return data.TAX_OPTIONS if kind == "tax" else data.SERVICES
 
 
-def _check_count(state: GameState, action: Action) -> None:
-    kind = _check_kind(state, action)
-    tally = action["tally"]
+def check_tally(state: GameState, kind: str, tally: Any) -> dict[str, int]:
+    """The tally of the open ``kind`` vote over all its options; it must add up to the
+    ballots in the bag."""
     if not isinstance(tally, Mapping):
         raise InvalidAction(_("A tally maps each option to its number of votes."))
     options = options_for(kind)
@@ -456,37 +485,97 @@ def _check_count(state: GameState, action: Action) -> None:
         raise InvalidAction(
             _("The tally has {counted} votes but {cast} ballots are in the bag."),
             counted=sum(tally.values()), cast=len(state.receipts))
+    return {o: int(tally.get(o, 0)) for o in options}
+
+
+def vote_outcome(kind: str, tally: Mapping[str, int]) -> list[list[str]]:
+    """What the rules need from a count: the ranking (``games.core.plurality``: groups of
+    options, most votes first, options with no votes left out). A tax vote keeps only its top
+    group (the winner, or the options tied for it); ``[]``: nobody voted."""
+    ranking = plurality(tally, options_for(kind))
+    return ranking[:1] if kind == "tax" else ranking
+
+
+def _check_outcome(state: GameState, kind: str, outcome: Any) -> list[list[str]]:
+    """An outcome that some tally of the ballots in the bag gives (``vote_outcome``)."""
+    options = options_for(kind)
+    shape = isinstance(outcome, list) and all(
+        isinstance(g, list) and g and all(isinstance(o, str) for o in g) for g in outcome)
+    listed = [o for g in outcome for o in g] if shape else []
+    if not shape or len(set(listed)) != len(listed) or (kind == "tax" and len(outcome) > 1):
+        raise InvalidAction(_NOT_AN_OUTCOME[kind])
+    for option in listed:
+        if option not in options:
+            raise InvalidAction(_("{option!r} is not an option of the {kind} vote."),
+                                option=option, kind=kind)
+    # The fewest ballots that give this ranking: one more vote per group above the last.
+    fewest = sum(len(g) * (len(outcome) - i) for i, g in enumerate(outcome))
+    cast = len(state.receipts)
+    if (cast == 0) != (not outcome) or fewest > cast:
+        raise InvalidAction(_("No count of the {cast} ballots in the bag gives this outcome."),
+                            cast=cast)
+    return _in_order(kind, outcome)
+
+
+def _in_order(kind: str, outcome: list[list[str]]) -> list[list[str]]:
+    """The outcome's groups each in the order of the vote's options (as ``plurality``)."""
+    options = options_for(kind)
+    return [sorted(g, key=options.index) for g in outcome]
+
+
+_NOT_AN_OUTCOME = {
+    "tax": _("A tax outcome is [] (nobody voted) or [the options with most votes]."),
+    "budget": _("A budget outcome lists groups of services, most votes first."),
+}
+
+
+def _check_count(state: GameState, action: Action) -> None:
+    kind = _check_vote(state, action)
+    if ("tally" in action) == ("outcome" in action):
+        raise InvalidAction(_("A count gives either a 'tally' or an 'outcome' (one of the two)."))
+    if "tally" in action:
+        check_tally(state, kind, action["tally"])
+    else:
+        _check_outcome(state, kind, action["outcome"])
 
 
 def _count(state: GameState, action: Action, events: list[Event]) -> None:
-    kind = action["kind"]
-    tally = {o: int(action["tally"].get(o, 0)) for o in options_for(kind)}
+    kind = _vote_kind(state)
+    assert kind is not None
     voters = list(state.receipts)
     state.receipts = []
-    state.tally = tally
-    state.current[kind] = {"tally": tally, "voters": len(voters)}
-    events.append({"type": "count", "audience": PUBLIC, "kind": kind, "tally": tally,
+    if "tally" in action:
+        tally = {o: int(action["tally"].get(o, 0)) for o in options_for(kind)}
+        ranking = vote_outcome(kind, tally)
+        state.tally = tally
+        counted: dict[str, Any] = {"tally": tally}
+    else:
+        ranking = _in_order(kind, action["outcome"])
+        state.tally = None
+        # Only the outcome is kept: the ranking, never a number of votes.
+        counted = {"tally": None, "ranking": ranking}
+    state.current[kind] = {**counted, "voters": len(voters)}
+    events.append({"type": "count", "audience": PUBLIC, "kind": kind, **counted,
                    "voters": len(voters)})
     if kind == "tax":
-        _count_tax(state, events, tally, voters)
+        _count_tax(state, events, ranking, voters)
     else:
-        _count_budget(state, events, tally)
+        _count_budget(state, events, ranking)
 
 
-def _count_tax(state: GameState, events: list[Event], tally: dict[str, int],
+def _count_tax(state: GameState, events: list[Event], ranking: list[list[str]],
                voters: list[str]) -> None:
-    top = max(tally.values())
-    if top == 0:
+    if not ranking:
         winner = state.tax or data.FIRST_ROUND_TAX
         state.current["tax"]["carried_over"] = True
         _tax_decided(state, events, winner, "carried_over")
         return
-    tied = [o for o in data.TAX_OPTIONS if tally[o] == top]
+    tied = ranking[0]
     if len(tied) == 1:
         _tax_decided(state, events, tied[0], "plurality")
         return
     deciders = [p.name for p in tie_order(state) if p.name in voters]
-    _ask_tie_break(state, events, TieBreak("tax", tied, deciders))
+    _ask_tie_break(state, events, TieBreak("tax", list(tied), deciders))
 
 
 def _ask_tie_break(state: GameState, events: list[Event], tie: TieBreak) -> None:
@@ -578,18 +667,18 @@ def _tie_break(state: GameState, action: Action, events: list[Event]) -> None:
 # -- budget
 
 
-def _count_budget(state: GameState, events: list[Event], tally: dict[str, int]) -> None:
-    voted = sorted((s for s in data.SERVICES if tally[s] > 0), key=lambda s: -tally[s])
-    unvoted = sorted((s for s in data.SERVICES if tally[s] == 0),
+def _count_budget(state: GameState, events: list[Event], ranking: list[list[str]]) -> None:
+    """Rank the services: the voted groups as counted, then the unvoted services lowest level
+    first (equal levels form a group); the decider settles every group of two or more."""
+    voted = {s for group in ranking for s in group}
+    unvoted = sorted((s for s in data.SERVICES if s not in voted),
                      key=lambda s: state.services[s].level)
-    groups: list[list[str]] = []
-    for services, key in ((voted, lambda s: tally[s]),
-                          (unvoted, lambda s: state.services[s].level)):
-        for s in services:
-            if groups and groups[-1][0] in services and key(groups[-1][0]) == key(s):
-                groups[-1].append(s)
-            else:
-                groups.append([s])
+    groups: list[list[str]] = [list(g) for g in ranking]
+    for i, s in enumerate(unvoted):
+        if i and state.services[unvoted[i - 1]].level == state.services[s].level:
+            groups[-1].append(s)
+        else:
+            groups.append([s])
     decider = tie_order(state)[0].name
     _continue_ranking(state, events, TieBreak("budget", [], [decider], [], groups))
 
@@ -838,8 +927,8 @@ def scores(state: GameState) -> dict[str, Any]:
 
 _HANDLERS = {  # action type: (required fields, optional fields, validator)
     "pact": ({"player", "coins"}, set(), _check_pact),
-    "ballot": ({"kind", "player"}, set(), _check_ballot),
-    "count": ({"kind", "tally"}, set(), _check_count),
+    "ballot": ({"player"}, {"kind", "decision"}, _check_ballot),
+    "count": (set(), {"kind", "decision", "tally", "outcome"}, _check_count),
     "tie_break": ({"player", "choice"}, {"kind"}, _check_tie_break),
 }
 _PERFORM = {"pact": _pact, "ballot": _ballot, "count": _count, "tie_break": _tie_break}

@@ -8,7 +8,7 @@ from tests.games.helpers import new_table
 
 PROTOCOL = ("new_game", "apply", "replay_actions", "legal_actions", "player_view",
             "public_view", "is_over", "scores", "summary", "to_dict", "from_dict",
-            "decisions", "view", "balances")
+            "decisions", "view", "balances", "ballot_outcome")
 
 
 @pytest.mark.parametrize("game", sorted(ENGINES))
