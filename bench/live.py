@@ -81,6 +81,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 from facilitator import broadcast, services
+from facilitator.lessons.state_in_class import services as sic_services
 from facilitator.models import ClassSession
 from games.state_in_class import data
 
@@ -100,7 +101,7 @@ for n, students in enumerate(sizes):
                                                    nickname=f"Student {i + 1}")
     services.session_start(session=session, seed=spec["seed"] + n)
     for seat in session.seats.filter(is_bot=False):
-        services.pact_submit(seat_id=seat.pk, coins=1)
+        sic_services.pact_submit(seat_id=seat.pk, coins=1)
     for _ in range(3):  # pact -> event -> debate -> tax vote
         services.session_advance(session=ClassSession.objects.get(pk=session.pk))
     session.refresh_from_db()
@@ -113,7 +114,7 @@ for n, students in enumerate(sizes):
     sizes = {}
     for s in seats:
         sizes[s["table"]] = sizes.get(s["table"], 0) + 1
-    lessons.append({"session": session.pk, "phase": session.phase_id,
+    lessons.append({"session": session.pk, "phase": session.stage_id,
                     "sessionid": client.cookies[settings.SESSION_COOKIE_NAME].value,
                     "seats": seats, "tables": sizes})
 print("SETUP " + json.dumps({"lessons": lessons, "options": list(data.TAX_OPTIONS)}))
@@ -225,7 +226,9 @@ class Projector:
                 if text.startswith('{"type":"progress"'):
                     if burst is not None:
                         frame = json.loads(text)
-                        if frame.get("kind") == "tax":
+                        # the tax vote's progress ("kind" before the lesson platform)
+                        if frame.get("kind") == "tax" or str(frame.get("decision", "")
+                                                             ).endswith(":tax"):
                             burst.arrived(f"{self.session}:{frame['table']}", frame["voted"],
                                           now)
                 elif text.startswith('{"type":"view"'):

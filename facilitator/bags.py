@@ -57,9 +57,11 @@ def _destroy_after_commit(name: str) -> None:
 
 
 def bag_open(*, table: Table, decision: str, options: list[str],
-             step: TeacherStep | None) -> Bag:
+             step: TeacherStep | None, weights: dict[str, int] | None = None) -> Bag:
+    """A new empty bag for ``decision`` at ``table``; ``weights``: each voter's weight by
+    player name, for a weighted ballot (its count then publishes the outcome only)."""
     bag = Bag(table=table, decision=decision, options=options, key_ref=secrets.token_hex(16),
-              step=step)
+              weights=weights or {}, step=step)
     _put_key(bag)
     bag.save()
     return bag
@@ -96,8 +98,14 @@ def key_unreachable() -> ServiceError:
         "console."), status=409)
 
 
-def bag_cast(*, bag: Bag, seat: Seat, index: int, key: bytes) -> None:
-    """Seat's token in the bag: its receipt, and its option sealed. One ballot per seat."""
+def weight_of(bag: Bag, seat: Seat) -> int:
+    """The seat's weight in the bag (1 in an unweighted ballot)."""
+    return int(bag.weights.get(seat.player_name, 1)) if bag.weights else 1
+
+
+def bag_cast(*, bag: Bag, seat: Seat, index: int, key: bytes, weight: int = 1) -> None:
+    """Seat's token in the bag: its receipt, and its option (with its weight) sealed. One
+    ballot per seat."""
     # No savepoint: should the unique constraint fire, the error leaves the caller's service
     # and its whole transaction is rolled back.
     try:
@@ -105,7 +113,7 @@ def bag_cast(*, bag: Bag, seat: Seat, index: int, key: bytes) -> None:
     except IntegrityError:
         raise ServiceError("already_voted", _("Your token is already in the bag."),
                            status=409) from None
-    SealedBallot.objects.create(bag=bag, sealed=seal(key, bag.key_ref, index))
+    SealedBallot.objects.create(bag=bag, sealed=seal(key, bag.key_ref, index, weight))
 
 
 def voter_ids(bag: Bag) -> set[int]:
@@ -119,15 +127,19 @@ def voter_names(bag: Bag) -> list[str]:
 
 
 def bag_count(*, bag: Bag, key: bytes, step: TeacherStep | None) -> dict[str, int]:
-    """Empty the bag: the tally of its sealed ballots (one per receipt), then nothing sealed
-    remains and the key is destroyed once the transaction commits."""
+    """Empty the bag: the tally of its sealed ballots (one per receipt; in a weighted ballot,
+    each option's sum of weights), then nothing sealed remains and the key is destroyed once
+    the transaction commits."""
     # Read in the order of the sealed bytes (random), and the tally keyed in the options'
     # order: the storage's order of casting must not reach the published tally.
     sealed = sorted(bytes(s) for s in bag.sealed.values_list("sealed", flat=True))
     if len(sealed) != bag.receipts.count():
         raise ServiceError("broken_bag", _("This bag's ballots do not match its receipts."),
                            status=500)
-    counted = Counter(bag.options[unseal(key, bag.key_ref, s)] for s in sealed)
+    counted: Counter[str] = Counter()
+    for item in sealed:
+        index, weight = unseal(key, bag.key_ref, item)
+        counted[bag.options[index]] += weight
     tally = {option: counted[option] for option in bag.options if counted[option]}
     bag.sealed.all().delete()
     bag.status, bag.counted_by, bag.reopened = Bag.Status.COUNTED, step, ""

@@ -4,7 +4,7 @@ Protocol (JSON text frames, each with a ``type``):
 
 - Phone (``/ws/play/``, seat token in the HttpOnly cookie): ``pact {coins}``,
   ``ballot {kind, option}``, ``tie_break {choice}``, ``refresh``; each may carry ``expected``
-  (the ``phase_id`` the phone was showing: an action for a moment that has passed is refused as
+  (the ``stage_id`` the phone was showing: an action for a moment that has passed is refused as
   stale) and ``id`` (echoed in the ``ack`` so a phone can tell a lost frame from a refused one).
 - Teacher (``/ws/lesson/<id>/``, logged-in owner): ``start {fill}``, ``next``, ``undo``,
   ``pause``, ``resume``, ``remove {seat}``, ``tie_break {table, choice}``, ``refresh``.
@@ -44,10 +44,11 @@ from pydantic import TypeAdapter, ValidationError
 from facilitator import broadcast, messages, presence, selectors, services
 from facilitator.errors import ServiceError
 from facilitator.language import phone_language
-from facilitator.lessons.state_in_class.presenters import phone_context, projector_context
+from facilitator.lessons import lesson_for
 from facilitator.messages import Id
 from facilitator.models import ClassSession, Seat
 from facilitator.network import join_url
+from facilitator.screens import phone_context, projector_context
 
 logger = logging.getLogger(__name__)
 SEAT_COOKIE = "sic_seat"
@@ -73,7 +74,7 @@ def render_executor(audience: str = "phone") -> ThreadPoolExecutor:
 
 def view_frame(view: dict[str, Any], html: str) -> dict[str, Any]:
     """A screen for the page; its data only where settings.LIVE_VIEW_DATA asks for it."""
-    frame = {"type": "view", "phase": view["session"]["phase_id"], "html": html}
+    frame = {"type": "view", "phase": view["session"]["stage_id"], "html": html}
     if settings.LIVE_VIEW_DATA:
         frame["view"] = view
     return frame
@@ -116,8 +117,7 @@ class LessonConsumer(AsyncJsonWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None
                       ) -> None:
         with translation.override(self.language):
-            # Fix: the limit is 4 KB on the wire, so count UTF-8 bytes, not characters
-            # (3,000 "é" passed as 3,000 characters but are 6 KB).
+            # The limit is 4 KB on the wire: UTF-8 bytes, not characters.
             if text_data is None or len(text_data.encode()) > MAX_FRAME:
                 await self.send_error("bad_message", _("Send one JSON text message of at most "
                                                        "4 KB."))
@@ -125,15 +125,14 @@ class LessonConsumer(AsyncJsonWebsocketConsumer):
             try:
                 raw = json.loads(text_data)
             except (ValueError, RecursionError):
-                # Fix: "[[[[…" nested a few thousand deep (still under 4 KB) raised
-                # RecursionError, which is no ValueError: the consumer died (close 1011).
+                # "[[[[…" nested a few thousand deep (still under 4 KB) raises
+                # RecursionError, which is no ValueError.
                 await self.send_error("bad_message", _("That message is not valid JSON."))
                 return
             try:
                 message = self.adapter.validate_python(raw)
             except ValidationError as exc:
-                # Fix: echo a well-formed id, so the phone can tell which message was refused
-                # (without it a refused frame looked lost and the phone kept waiting for it).
+                # A well-formed id is echoed, so the phone can tell which message was refused.
                 await self.send_error("bad_message", messages.describe(exc), _echo_id(raw))
                 return
             if isinstance(message, messages.Refresh):
@@ -213,7 +212,6 @@ class LessonConsumer(AsyncJsonWebsocketConsumer):
 
 
 class SeatConsumer(LessonConsumer):
-    adapter = messages.SEAT_MESSAGES
     seat: Seat
 
     async def connect(self) -> None:
@@ -224,6 +222,8 @@ class SeatConsumer(LessonConsumer):
             return
         self.seat = seat
         self.token_hash = seat.token_hash
+        self.lesson = lesson_for(seat.session.game)
+        self.adapter = messages.seat_messages(self.lesson)
         # The phone's own language choice (its cookie), else the lesson's.
         self.language = phone_language(self.scope.get("cookies", {}), seat.session.language)
         await self.channel_layer.group_add(broadcast.seat_group(seat.pk), self.channel_name)
@@ -258,7 +258,7 @@ class SeatConsumer(LessonConsumer):
     def act(self, message: Any) -> dict[str, Any] | None:
         # The service checks, under the table's lock, that this socket's token still holds
         # the seat (see render).
-        return messages.seat_act(self.seat.pk, message, token_hash=self.token_hash)
+        return messages.seat_act(self.seat.pk, self.lesson, message, token_hash=self.token_hash)
 
     async def send_view(self) -> None:
         frame = await self.render_async()  # in the render thread (see render_executor)
@@ -288,7 +288,6 @@ class SeatConsumer(LessonConsumer):
 
 
 class TeacherConsumer(LessonConsumer):
-    adapter = messages.TEACHER_MESSAGES
     audience = "projector"
     session: ClassSession
 
@@ -301,6 +300,7 @@ class TeacherConsumer(LessonConsumer):
         except ServiceError:
             await self.close(code=4403)
             return
+        self.adapter = messages.teacher_messages(self.session.lesson)
         self.user_pk = user.pk
         self.session_key = getattr(self.scope.get("session"), "session_key", None)
         self.language = self.session.language

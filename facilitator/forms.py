@@ -12,9 +12,9 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from facilitator import ratelimit
-from facilitator.models import CLASS_SIZE_DEFAULT, CLASS_SIZE_MAX, CLASS_SIZE_MIN, ClassSession
-from games.state_in_class import bots
+from facilitator import lessons, ratelimit
+from facilitator.lessons.base import Lesson
+from facilitator.models import CLASS_SIZE_DEFAULT, CLASS_SIZE_MAX, CLASS_SIZE_MIN
 
 
 class JoinForm(forms.Form):
@@ -29,10 +29,11 @@ class JoinForm(forms.Form):
 
 
 class NewLessonForm(forms.Form):
+    """The options every lesson has; ``lesson_form`` adds the chosen module's own."""
+
     title = forms.CharField(label=_("Lesson title"), max_length=120, required=False,
                             help_text=_("For example: 3B Economics, Tuesday."))
-    game = forms.ChoiceField(label=_("Game"), choices=ClassSession.Game.choices,
-                             initial=ClassSession.Game.STATE_IN_CLASS)
+    game = forms.ChoiceField(label=_("Game"), widget=forms.HiddenInput)
     language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES)
     # Not required: a form posted without it (an older page) gets the default.
     class_size = forms.IntegerField(
@@ -40,28 +41,25 @@ class NewLessonForm(forms.Form):
         min_value=CLASS_SIZE_MIN, max_value=CLASS_SIZE_MAX,
         help_text=_("The most students who can join, from 6 to 40. When it is reached, the "
                     "join page tells newcomers that the lesson is full."))
-    debate_seconds = forms.TypedChoiceField(
-        label=_("Debate timer"), coerce=int, initial=120,
-        choices=[(60, _("1 minute")), (120, _("2 minutes (as in the rules)")),
-                 (180, _("3 minutes")), (300, _("5 minutes"))])
-    bots_allowed = forms.BooleanField(
-        label=_("Bots may fill empty seats"), required=False, initial=True,
-        help_text=_("A table needs 6 to 8 players. Bots vote on their own and are marked "
-                    "as bots."))
-    bot_policy = forms.ChoiceField(
-        label=_("How bots play"), initial="civic",
-        choices=[("civic", _("Civic: progressive tax, spread budget")),
-                 ("class-selfish", _("Selfish: pay as little as possible")),
-                 ("random", _("Random"))])
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = [(lesson.game, lesson.name)
+                                       for lesson in lessons.playable()]
 
     def clean_class_size(self) -> int:
         return self.cleaned_data["class_size"] or CLASS_SIZE_DEFAULT
 
     def options(self) -> dict[str, Any]:
-        data = self.cleaned_data
-        assert data["bot_policy"] in bots.POLICIES
-        return {"debate_seconds": data["debate_seconds"], "bots_allowed": data["bots_allowed"],
-                "bot_policy": data["bot_policy"]}
+        return {}
+
+
+def lesson_form(lesson: Lesson) -> type[NewLessonForm]:
+    """The new-lesson form for ``lesson``: the common fields, then the module's options."""
+    if lesson.options_form is None:
+        return NewLessonForm
+    return type(f"New{type(lesson).__name__}Form", (NewLessonForm, lesson.options_form),
+                {"options": lesson.options_form.options})
 
 
 class ThrottledLogin:

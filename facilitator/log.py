@@ -19,6 +19,7 @@ from django.utils.translation import gettext, pgettext
 
 from facilitator.clock import now
 from facilitator.errors import ServiceError
+from facilitator.lessons.base import Lesson
 from facilitator.models import (
     Bag,
     BallotReceipt,
@@ -47,27 +48,36 @@ def _bag_voters(table: Table, status: str | None = None) -> dict[str, list[str]]
     return voters
 
 
+def count_decision(round_: int, payload: Action) -> str:
+    """The decision a count settles: its ``decision``, or (a State in Class count, which names
+    its vote by kind) ``"<round>:<kind>"``."""
+    return payload.get("decision") or f"{round_}:{payload['kind']}"
+
+
 def record_actions(table: Table, *, open_bags: bool = True) -> list[Action]:
-    """The table's decisions in order (DESIGN §3), ballots rebuilt from the receipts; an open
-    bag's receipts at the end (``open_bags``)."""
+    """The table's decisions in order (DESIGN §3), ballots rebuilt from the receipts just
+    before their bag's count (in the count's own form); an open bag's receipts at the end
+    (``open_bags``)."""
+    lesson = table.session.lesson
     counted = {b.decision for b in table.bags.filter(status=Bag.Status.COUNTED)}
     voters = _bag_voters(table)
     actions: list[Action] = []
     for round_, payload in table.actions.order_by("seq").values_list("round", "payload"):
         if payload.get("type") == "count":
-            decision = f"{round_}:{payload['kind']}"
+            decision = count_decision(round_, payload)
             if decision in counted:
-                actions.extend(_ballots(payload["kind"], voters.pop(decision, [])))
+                actions.extend(ballots(lesson, decision, voters.pop(decision, [])))
         actions.append(payload)
     if open_bags:
         for decision, names in sorted(voters.items()):
             if decision not in counted:
-                actions.extend(_ballots(decision.split(":", 1)[1], names))
+                actions.extend(ballots(lesson, decision, names))
     return actions
 
 
-def _ballots(kind: str, names: list[str]) -> list[Action]:
-    return [{"type": "ballot", "kind": kind, "player": name} for name in names]
+def ballots(lesson: Lesson, decision: str, names: list[str]) -> list[Action]:
+    """The receipts of a bag as the lesson's engine actions (who voted, never what)."""
+    return [lesson.ballot_action(decision, name) for name in names]
 
 
 def game_record(table: Table) -> dict[str, Any]:
@@ -99,8 +109,8 @@ def load_view_state(table: Table) -> Any:
     if not voters:
         return state
     (decision, names), = voters.items()
-    state, _ = engine_of(table).replay_actions(state, _ballots(decision.split(":", 1)[1],
-                                                               names))
+    state, _ = engine_of(table).replay_actions(state, ballots(table.session.lesson, decision,
+                                                              names))
     return state
 
 
@@ -162,10 +172,13 @@ def record_transfers(table: Table, transfers: list[Event], action: TableAction |
     ])
 
 
-def opening_transfers(state: Any) -> list[Event]:
-    """The coins every player holds before the first decision (3 each from the bank)."""
-    return [{"type": "transfer", "from": "bank", "to": f"player:{p.name}", "amount": p.coins,
-             "reason": "start", "round": 0} for p in state.players if p.coins]
+def opening_transfers(table: Table, state: Any) -> list[Event]:
+    """What every account holds before the first decision, paid out by the bank (the
+    engine's ``balances`` of the new game: State in Class's 3 coins a player)."""
+    return [{"type": "transfer", "from": "bank", "to": account, "amount": amount,
+             "reason": "start", "round": 0}
+            for account, amount in engine_balances(table, state).items()
+            if account != "bank" and amount > 0]
 
 
 def ledger_balances(table: Table) -> dict[str, int]:

@@ -7,6 +7,7 @@ blocked by the school network can still play through plain form posts to the sam
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Annotated, Any, Literal
 
 from django.utils.translation import gettext as _
@@ -18,10 +19,12 @@ from pydantic import (
     StrictStr,
     TypeAdapter,
     ValidationError,
+    model_validator,
 )
 
 from facilitator import services
 from facilitator.errors import ServiceError
+from facilitator.lessons.base import Lesson
 from facilitator.models import ClassSession
 
 Id = Annotated[StrictStr, Field(max_length=64)] | StrictInt | None
@@ -35,23 +38,21 @@ class Message(BaseModel):
     expected: Phase = None
 
 
-class Pact(Message):
-    type: Literal["pact"]
-    coins: Annotated[StrictInt, Field(ge=0, le=3)]
-
-
 class Ballot(Message):
-    """``option``: the option's index (what phones send, so that every ballot's frame has the
+    """A token for the bag of ``decision`` (or of the module's short ``kind`` for it).
+    ``option``: the option's index (what phones send, so that every ballot's frame has the
     same length whatever the vote) or its name."""
 
     type: Literal["ballot"]
-    kind: Literal["tax", "budget"]
-    option: Annotated[StrictInt, Field(ge=0, le=9)] | Option
+    decision: Annotated[StrictStr, Field(max_length=40)] | None = None
+    kind: Annotated[StrictStr, Field(max_length=20)] | None = None
+    option: Annotated[StrictInt, Field(ge=0, le=255)] | Option
 
-
-class SeatTieBreak(Message):
-    type: Literal["tie_break"]
-    choice: Option | None
+    @model_validator(mode="after")
+    def _names_its_vote(self) -> Ballot:
+        if (self.decision is None) == (self.kind is None):
+            raise ValueError("a ballot names its vote: its decision or its kind, not both")
+        return self
 
 
 class Refresh(Message):
@@ -77,17 +78,25 @@ class Timer(Message):
     action: Literal["toggle", "add"]
 
 
-class TeacherTieBreak(Message):
-    type: Literal["tie_break"]
-    table: Annotated[StrictInt, Field(ge=1)]
-    choice: Option | None
+PLATFORM_SEAT = (Ballot, Refresh)
+PLATFORM_TEACHER = (Start, Simple, Remove, Timer, Refresh)
 
 
-SEAT_MESSAGES: TypeAdapter[Any] = TypeAdapter(
-    Annotated[Pact | Ballot | SeatTieBreak | Refresh, Field(discriminator="type")])
-TEACHER_MESSAGES: TypeAdapter[Any] = TypeAdapter(
-    Annotated[Start | Simple | Remove | TeacherTieBreak | Timer | Refresh,
-              Field(discriminator="type")])
+@cache
+def _adapter(models: tuple[type[BaseModel], ...]) -> TypeAdapter[Any]:
+    union = models[0]
+    for model in models[1:]:
+        union = union | model  # type: ignore[assignment]
+    return TypeAdapter(Annotated[union, Field(discriminator="type")])
+
+
+def seat_messages(lesson: Lesson) -> TypeAdapter[Any]:
+    """What a phone may send in a lesson of this module: the platform's and the module's."""
+    return _adapter(PLATFORM_SEAT + tuple(lesson.seat_messages))
+
+
+def teacher_messages(lesson: Lesson) -> TypeAdapter[Any]:
+    return _adapter(PLATFORM_TEACHER + tuple(lesson.teacher_messages))
 
 
 def describe(error: ValidationError) -> str:
@@ -120,38 +129,31 @@ def from_form(post: Any) -> dict[str, Any]:
 def _check_expected(session: ClassSession, expected: str | None) -> None:
     if expected is None:
         return
-    if expected != ClassSession.objects.get(pk=session.pk).phase_id:
+    if expected != ClassSession.objects.get(pk=session.pk).stage_id:
         raise ServiceError("stale", _("The lesson has already moved on; the screen has been "
                                       "updated."), status=409)
 
 
-def seat_act(seat_id: int, message: Any, token_hash: str | None = None
+def seat_act(seat_id: int, lesson: Lesson, message: Any, token_hash: str | None = None
              ) -> dict[str, Any] | None:
     """A phone's action; ``token_hash`` is the token the phone holds (checked under the
     table's lock). Returns what the phone's ``ack`` should carry (a ballot's progress)."""
     expected = message.expected
-    if isinstance(message, Pact):
-        services.pact_submit(seat_id=seat_id, coins=message.coins, expected=expected,
-                             token_hash=token_hash)
-    elif isinstance(message, Ballot):
-        progress = services.ballot_cast(seat_id=seat_id, kind=message.kind,
-                                        option=message.option, expected=expected,
-                                        token_hash=token_hash)
+    if isinstance(message, Ballot):
+        progress = services.ballot_cast(seat_id=seat_id, decision=message.decision,
+                                        kind=message.kind, option=message.option,
+                                        expected=expected, token_hash=token_hash)
         return {"progress": progress} if progress else None
-    elif isinstance(message, SeatTieBreak):
-        # Fix: pass the phone's phase id on: it was dropped here, so a tie-break sent from a
-        # screen of an earlier moment (a resend after a reconnect) was not refused as stale.
-        services.tie_break_submit(seat_id=seat_id, choice=message.choice, expected=expected,
-                                  token_hash=token_hash)
-    return None
+    if isinstance(message, Refresh):
+        return None
+    return lesson.seat_act(seat_id, message, token_hash)
 
 
 def teacher_act(session: ClassSession, message: Any) -> None:
     expected = message.expected
     if isinstance(message, Start | Remove) or (isinstance(message, Simple)
                                                and message.type in ("pause", "resume")):
-        # Fix: these accepted a phase id and ignored it (a console showing an earlier moment
-        # could still pause or remove); like every other message, a stale one is refused.
+        # Every message carries the console's stage id: one from an earlier moment is stale.
         _check_expected(session, expected)
     if isinstance(message, Start):
         services.session_start(session=session, fill=message.fill)
@@ -169,6 +171,5 @@ def teacher_act(session: ClassSession, message: Any) -> None:
         services.seat_remove(session=session, seat=seat)
     elif isinstance(message, Timer):
         services.timer_change(session=session, action=message.action, expected=expected)
-    elif isinstance(message, TeacherTieBreak):
-        services.tie_break_submit(session=session, table_number=message.table,
-                                  choice=message.choice, expected=expected)
+    elif not isinstance(message, Refresh):
+        session.lesson.teacher_act(session, message)

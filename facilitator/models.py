@@ -20,6 +20,12 @@ from django.db import models
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
+from facilitator import lessons
+from facilitator.lessons.base import Lesson
+
+# The stage of a lesson that has not started (every lesson module's script starts there).
+LOBBY = "lobby"
+
 # A lesson's class size: the most students (phones) who may join. 6 is one table, the least a
 # ceiling can usefully be (a smaller group joins under it; bots or shared phones fill its
 # table); 40 is five tables of 8, the largest class a classroom holds (and the join limit per
@@ -36,31 +42,17 @@ class ClassSession(models.Model):
         FINISHED = "finished", _("Finished")
         ARCHIVED = "archived", _("Archived")
 
-    class Stage(models.TextChoices):
-        LOBBY = "lobby", _("Lobby")
-        PACT = "pact", _("Opening pact")
-        EVENT = "event", _("Event")
-        DEBATE = "debate", _("Debate")
-        TAX_VOTE = "tax_vote", _("Tax vote")
-        PAY = "pay", _("Pay")
-        BUDGET_VOTE = "budget_vote", _("Budget vote")
-        MIDLIFE = "midlife", _("Midlife Crossroads")
-        END_OF_ROUND = "end_of_round", _("End of round")
-        FINAL = "final", _("Final count")
-
-    class Game(models.TextChoices):
-        STATE_IN_CLASS = "state-in-class", _("A State in Class · Who Pays for Us All?")
-
     OPEN_STATUSES = (Status.LOBBY, Status.RUNNING)
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                               related_name="class_sessions")
     title = models.CharField(_("title"), max_length=120, blank=True)
-    game = models.CharField(max_length=40, choices=Game.choices, default=Game.STATE_IN_CLASS)
+    # The lesson module's game id (``facilitator.lessons``); its lesson script names the stages.
+    game = models.CharField(max_length=40)
     language = models.CharField(max_length=10, choices=settings.LANGUAGES, default="en")
     options = models.JSONField(default=dict, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.LOBBY)
-    stage = models.CharField(max_length=20, choices=Stage.choices, default=Stage.LOBBY)
+    stage = models.CharField(max_length=40, default=LOBBY)
     round = models.PositiveSmallIntegerField(default=0)
     paused = models.BooleanField(default=False)
     # What the teacher's last Undo took back, for the screens, until the lesson moves on:
@@ -87,30 +79,29 @@ class ClassSession(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.title or f"{self.get_game_display()} · {self.join_code}"
+        return self.title or f"{self.game_name} · {self.join_code}"
 
     @property
     def is_open(self) -> bool:
         return self.status in self.OPEN_STATUSES
 
     @property
-    def phase_id(self) -> str:
-        """Names the moment of the lesson; a phone's action for another moment is stale.
-
-        In the Midlife stage each card read is a moment of its own (a second press of the
-        teacher's button for the same card is stale, not a second card)."""
-        if self.stage == self.Stage.MIDLIFE:
-            return f"{self.round}:{self.stage}:{self.cards_read}"
-        return f"{self.round}:{self.stage}"
+    def lesson(self) -> Lesson:
+        """The lesson module that runs this session's game."""
+        return lessons.lesson_for(self.game)
 
     @property
-    def cards_read(self) -> int:
-        """Midlife cards the class has seen: the press that opened the Crossroads shows the
-        first, each teacher step of kind "card" one more (so undo hides the last again)."""
-        if self.stage != self.Stage.MIDLIFE:
-            return 0
-        return 1 + self.steps.filter(kind="card", round_before=self.round,
-                                     stage_before=self.stage).count()
+    def stage_id(self) -> str:
+        """Names the moment of the lesson a screen shows; an action for another is stale."""
+        return self.lesson.stage_id(self)
+
+    @property
+    def game_name(self) -> str:
+        """The game's name, in the active language (the game's id if no module plays it)."""
+        try:
+            return str(self.lesson.name)
+        except KeyError:
+            return self.game
 
 
 class Table(models.Model):
@@ -258,6 +249,8 @@ class Bag(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="bags")
     decision = models.CharField(max_length=40)
     options = models.JSONField()
+    # A weighted ballot: each voter's weight by player name (empty: one vote each).
+    weights = models.JSONField(default=dict, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     key_ref = models.CharField(max_length=32)
     store = models.CharField(max_length=40, blank=True)

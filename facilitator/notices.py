@@ -1,52 +1,10 @@
-"""What the screens say after an Undo, and about a vote that was asked again.
-
-Both are told to everyone they concern, in plain words: the projector says what the teacher
-took back and whether votes were discarded; a phone whose vote was discarded is asked to vote
-again, and told why.
-"""
+"""What the screens say about a vote that was asked again (emptied by an Undo of its count,
+or when its key was lost), in plain words, to everyone it concerns. What an Undo took back is
+said by each lesson module (``Lesson.undone_notice``), in its own words."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
-
-from facilitator.models import ClassSession
-
-VOTE_STAGES = {"tax_vote": "tax", "budget_vote": "budget"}
-
-
-def _vote_name(kind: str, round_: int) -> str:
-    if kind == "tax":
-        return _("the tax vote of round %(round)d") % {"round": round_}
-    return _("the budget vote of round %(round)d") % {"round": round_}
-
-
-def undone_notice(session: dict[str, Any]) -> str:
-    """One sentence for the projector: what the last Undo took back ("" if nothing)."""
-    undone = session.get("undone")
-    if not undone:
-        return ""
-    if undone["kind"] == "start":
-        return _("Undone: the start of the lesson. Everyone is back in the lobby.")
-    discarded = undone.get("discarded")
-    left, entered = undone.get("from"), undone["stage"]
-    if left in VOTE_STAGES:
-        vote = _vote_name(VOTE_STAGES[left], undone["round"])
-        if not discarded:  # the bag had filled and counted itself: it stays counted
-            return _("Undone: showing the result of %(vote)s.") % {"vote": vote}
-        return (_("Undone: the count of %(vote)s.") % {"vote": vote} + " "
-                + _("The votes cast were discarded: everyone votes again."))
-    if entered in VOTE_STAGES:
-        text = _("Undone: the opening of %(vote)s.") % {
-            "vote": _vote_name(VOTE_STAGES[entered], undone["round"])}
-        if discarded:
-            text += " " + _("The votes cast were discarded.")
-        return text
-    stage = dict(ClassSession.Stage.choices).get(entered, entered)
-    return pgettext("undo", "Undone: %(stage)s, round %(round)d.") % {
-        "stage": stage, "round": undone["round"]}
 
 
 def reopened_notice(reason: str, *, phone: bool) -> str:

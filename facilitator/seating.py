@@ -1,4 +1,6 @@
-"""Splitting a class into tables of 6 to 8 players (pure functions, no database)."""
+"""Splitting a class into tables of a lesson module's sizes (pure functions, no database).
+
+The sizes default to 6–8 players, State in Class's tables; every module passes its own."""
 
 from __future__ import annotations
 
@@ -8,15 +10,17 @@ MIN_TABLE = 6
 MAX_TABLE = 8
 
 
-def even_split(players: int) -> list[int] | None:
-    """Tables of 6–8 as even as possible, using as few tables as possible; None if impossible.
+def even_split(players: int, smallest: int = MIN_TABLE, largest: int = MAX_TABLE
+               ) -> list[int] | None:
+    """Tables of ``smallest``–``largest`` players as even as possible, using as few tables as
+    possible; None if impossible (with 6–8:
 
-    20 → [7, 7, 6]; 32 → [8, 8, 8, 8]; 17 → None (two tables hold 16 at most, three need 18).
+    20 → [7, 7, 6]; 32 → [8, 8, 8, 8]; 17 → None: two tables hold 16 at most, three need 18).
     """
-    if players < MIN_TABLE:
+    if players < smallest:
         return None
-    tables = -(-players // MAX_TABLE)
-    if tables * MIN_TABLE > players:
+    tables = -(-players // largest)
+    if tables * smallest > players:
         return None
     base, extra = divmod(players, tables)
     return [base + 1] * extra + [base] * (tables - extra)
@@ -33,7 +37,8 @@ class SeatingPlan:
         return sum(self.tables)
 
 
-def plan(students: int, fill: str | None = None) -> SeatingPlan | None:
+def plan(students: int, fill: str | None = None, smallest: int = MIN_TABLE,
+         largest: int = MAX_TABLE) -> SeatingPlan | None:
     """How to seat ``students``: evenly if possible, else as ``fill`` says.
 
     ``fill="bots"``: add the fewest bots that make an even split possible.
@@ -42,17 +47,17 @@ def plan(students: int, fill: str | None = None) -> SeatingPlan | None:
     """
     if students < 1:
         return None
-    split = even_split(students)
+    split = even_split(students, smallest, largest)
     if split is not None:
         return SeatingPlan(split)
     if fill == "bots":
         seats = students
-        while even_split(seats) is None:
+        while even_split(seats, smallest, largest) is None:
             seats += 1
-        return SeatingPlan(even_split(seats) or [], bots=seats - students)
+        return SeatingPlan(even_split(seats, smallest, largest) or [], bots=seats - students)
     if fill == "pairs":
         for seats in range(students - 1, (students + 1) // 2 - 1, -1):
-            split = even_split(seats)
+            split = even_split(seats, smallest, largest)
             if split is not None:
                 return SeatingPlan(split, pairs=students - seats)
     return None

@@ -56,11 +56,10 @@ def session_info(session: ClassSession) -> dict[str, Any]:
     return {
         "id": session.pk, "title": str(session), "game": session.game,
         "language": session.language, "status": session.status, "stage": session.stage,
-        "round": session.round, "paused": session.paused, "phase_id": session.phase_id,
-        "cards": session.cards_read,
+        "round": session.round, "paused": session.paused, "stage_id": session.stage_id,
         "join_code": session.join_code if session.is_open else None,
-        "debate_seconds": session.options.get("debate_seconds"),
         "undone": session.undone,
+        **session.lesson.session_info(session),
         **dict(zip(("timer_left", "timer_running"), timer_left(session.timer), strict=True)),
     }
 
@@ -132,35 +131,9 @@ def _seat_view(seat: Seat) -> dict[str, Any]:
                      **open_bag_info(table)}
     if seat.shares_id is None:
         view["game"] = engine.player_view(state, seat.player_name)
-        view["can"] = seat_can(session, view["game"]["legal_actions"])
-        view["seat"]["abstained"] = abstained(seat, table, session)
+        extra = session.lesson.seat_info(session, seat, table, view["game"]["legal_actions"])
+        view["can"] = extra.pop("can", {})
+        view["seat"].update(extra)
     else:
         view["game"] = engine.public_view(state)
     return view
-
-
-# The vote just counted, at the moment the teacher shows its result.
-COUNTED_AT = {ClassSession.Stage.PAY: "tax", ClassSession.Stage.END_OF_ROUND: "budget"}
-
-
-def abstained(seat: Seat, table: Table, session: ClassSession) -> bool:
-    """The seat put no token in the vote whose result the class is being shown."""
-    kind = COUNTED_AT.get(session.stage)
-    if kind is None:
-        return False
-    bag = Bag.objects.filter(table=table, decision=f"{session.round}:{kind}",
-                             status=Bag.Status.COUNTED).first()
-    return bag is not None and not bag.receipts.filter(seat=seat).exists()
-
-
-def seat_can(session: ClassSession, legal: list[dict[str, Any]]) -> dict[str, Any]:
-    """What the phone may offer now: the engine allows it *and* the lesson is at that moment."""
-    types = {a["type"]: a for a in legal}
-    running = session.status == ClassSession.Status.RUNNING and not session.paused
-    vote = types.get("ballot", {}).get("kind")
-    return {
-        "pact": running and "pact" in types and session.stage == ClassSession.Stage.PACT,
-        "vote": vote if running and session.stage == f"{vote}_vote" else None,
-        "tie_break": [a["choice"] for a in legal if a["type"] == "tie_break"]
-        if running else [],
-    }

@@ -18,14 +18,14 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from facilitator import messages, network, presence, ratelimit, selectors, services
+from facilitator import lessons, messages, network, presence, ratelimit, selectors, services
 from facilitator.consumers import SEAT_COOKIE
 from facilitator.errors import ServiceError
-from facilitator.forms import JoinForm, NewLessonForm, TeacherLoginForm
+from facilitator.forms import JoinForm, TeacherLoginForm, lesson_form
 from facilitator.language import phone_language
-from facilitator.lessons.state_in_class.presenters import phone_context, projector_context
 from facilitator.log import game_record
 from facilitator.models import ClassSession, Seat
+from facilitator.screens import phone_context, projector_context
 
 SEAT_COOKIE_AGE = 24 * 3600
 CODE_ERRORS = {"wrong_code", "closed_code", "already_started"}
@@ -144,8 +144,10 @@ def play_act(request: HttpRequest) -> HttpResponse:
         return redirect("join")
     with translation.override(phone_language(request.COOKIES, seat.session.language)):
         try:
-            message = messages.parse(messages.SEAT_MESSAGES, messages.from_form(request.POST))
-            messages.seat_act(seat.pk, message, token_hash=seat.token_hash)
+            lesson = seat.session.lesson
+            message = messages.parse(messages.seat_messages(lesson),
+                                     messages.from_form(request.POST))
+            messages.seat_act(seat.pk, lesson, message, token_hash=seat.token_hash)
         except ServiceError as exc:
             return play(request, error=exc)
     return redirect("play")
@@ -189,10 +191,16 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def lesson_new(request: HttpRequest) -> HttpResponse:
-    # Fix: `request.POST or None` left the form unbound for a POST with no fields (an empty
-    # QueryDict is false): it answered 200 with a blank form and no message.
-    form = NewLessonForm(request.POST if request.method == "POST" else None,
-                         initial={"language": request.LANGUAGE_CODE})
+    """Every lesson module, and the form of the one chosen (``?game=``, or the form's own
+    ``game``; the default game at first)."""
+    chosen = request.POST.get("game") or request.GET.get("game") or settings.DEFAULT_GAME
+    lesson = next((m for m in lessons.playable() if m.game == chosen), None)
+    if lesson is None:
+        lesson = lessons.lesson_for(settings.DEFAULT_GAME)
+    form_class = lesson_form(lesson)
+    # A POST with no fields is still a bound form (an empty QueryDict is false).
+    form = form_class(request.POST if request.method == "POST" else None,
+                      initial={"language": request.LANGUAGE_CODE, "game": lesson.game})
     if request.method == "POST" and form.is_valid():
         try:
             session = services.session_create(
@@ -203,7 +211,8 @@ def lesson_new(request: HttpRequest) -> HttpResponse:
             form.add_error(None, exc.message)
         else:
             return redirect("facilitator:console", session.pk)
-    return render(request, "facilitator/lesson_new.html", {"form": form},
+    return render(request, "facilitator/lesson_new.html",
+                  {"form": form, "lesson": lesson, "modules": lessons.all_lessons()},
                   status=400 if form.errors else 200)
 
 
@@ -224,7 +233,8 @@ def console_act(request: HttpRequest, session_id: int) -> HttpResponse:
     session = _owned(request, session_id)
     with translation.override(session.language):
         try:
-            message = messages.parse(messages.TEACHER_MESSAGES, messages.from_form(request.POST))
+            message = messages.parse(messages.teacher_messages(session.lesson),
+                                     messages.from_form(request.POST))
             messages.teacher_act(session, message)
         except ServiceError as exc:
             view = selectors.projector_view(selectors.session_for_teacher(request.user,

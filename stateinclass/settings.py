@@ -73,7 +73,12 @@ INSTALLED_APPS = [
     "facilitator",
     # Lesson modules (docs/modules.md): each app names its lesson; the platform imports none.
     "facilitator.lessons.state_in_class",
+    "facilitator.lessons.austerity",
+    "facilitator.lessons.crisis",
+    "facilitator.lessons.poleconomy",
 ]
+# The game a new lesson plays when none is named (the new-lesson page offers every module).
+DEFAULT_GAME = "state-in-class"
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",

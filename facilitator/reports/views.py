@@ -24,7 +24,6 @@ from django.views.decorators.http import require_GET
 
 from facilitator.errors import ServiceError
 from facilitator.language import known
-from facilitator.lessons.state_in_class.reports.story import lesson_story
 from facilitator.models import ClassSession
 from facilitator.reports import export, pdf
 from facilitator.reports.services import session_set_paper
@@ -52,6 +51,14 @@ def finished_lesson(view: View) -> View:
             return render(request, "reports/not_ready.html", {"session": session}, status=409)
         return view(request, session, **kwargs)
     return wrapper
+
+
+def _debrief(session: ClassSession) -> Any:
+    """The lesson module's debrief (its ``reports``); a module without one has no handouts."""
+    debrief = session.lesson.reports()
+    if debrief is None:
+        raise Http404("This lesson has no handouts.")
+    return debrief
 
 
 def _paper(request: HttpRequest, session: ClassSession) -> str:
@@ -91,8 +98,7 @@ def _name(session: ClassSession, what: str, ext: str) -> str:
 @finished_lesson
 def index(request: HttpRequest, session: ClassSession) -> HttpResponse:
     with translation.override(session.language):
-        lesson = lesson_story(session, with_charts=False)
-        results = [(t, t.result_lines()) for t in lesson.tables]
+        results = _debrief(session).results(session)
     students = (session.seats.filter(is_bot=False, table__isnull=False)
                 .select_related("table").order_by("table__number", "position", "nickname"))
     words = handout_language_words()
@@ -113,14 +119,14 @@ def handout_language_words() -> dict[str, tuple[str, str]]:
 
 @finished_lesson
 def class_pdf(request: HttpRequest, session: ClassSession) -> HttpResponse:
-    content = pdf.class_handout(session, paper=_paper(request, session),
+    content = _debrief(session).class_handout(session, paper=_paper(request, session),
                                 language=_language(request, session))
     return _file(content, "application/pdf", _name(session, "class", "pdf"), inline=True)
 
 
 @finished_lesson
 def students_pdf(request: HttpRequest, session: ClassSession) -> HttpResponse:
-    content = pdf.student_handouts(session, paper=_paper(request, session),
+    content = _debrief(session).student_handouts(session, paper=_paper(request, session),
                                    language=_language(request, session))
     return _file(content, "application/pdf", _name(session, "students", "pdf"), inline=True)
 
@@ -130,8 +136,9 @@ def student_pdf(request: HttpRequest, session: ClassSession, seat_id: int) -> Ht
     seat = session.seats.filter(pk=seat_id, is_bot=False, table__isnull=False).first()
     if seat is None:
         raise Http404("There is no such student in this lesson.")
-    content = pdf.student_handouts(session, paper=_paper(request, session), seat_id=seat.pk,
-                                   language=_language(request, session))
+    content = _debrief(session).student_handouts(
+        session, paper=_paper(request, session), seat_id=seat.pk,
+        language=_language(request, session))
     return _file(content, "application/pdf",
                  _name(session, slugify(seat.nickname) or f"student-{seat.pk}", "pdf"),
                  inline=True)
@@ -152,7 +159,7 @@ def table_record(request: HttpRequest, session: ClassSession, number: int) -> Ht
 @finished_lesson
 def rounds_csv(request: HttpRequest, session: ClassSession) -> HttpResponse:
     anonymous = _anonymous(request)
-    body = export.rounds_csv(session, anonymous=anonymous)
+    body = _debrief(session).rounds_csv(session, anonymous=anonymous)
     what = "rounds" + ("-anonymous" if anonymous else "")
     return _file(body, "text/csv; charset=utf-8", _name(session, what, "csv"))
 
@@ -160,6 +167,6 @@ def rounds_csv(request: HttpRequest, session: ClassSession) -> HttpResponse:
 @finished_lesson
 def results_csv(request: HttpRequest, session: ClassSession) -> HttpResponse:
     anonymous = _anonymous(request)
-    body = export.results_csv(session, anonymous=anonymous)
+    body = _debrief(session).results_csv(session, anonymous=anonymous)
     what = "results" + ("-anonymous" if anonymous else "")
     return _file(body, "text/csv; charset=utf-8", _name(session, what, "csv"))

@@ -8,8 +8,11 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 from facilitator import services
+from facilitator.lessons.state_in_class import services as sic_services
+from facilitator.lessons.state_in_class.stages import Stage
 from facilitator.log import load_state, load_view_state
 from facilitator.models import ClassSession, Seat, Table
+from facilitator.services import settle
 
 NAMES = ["Ana", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou",
          "Max", "Ned", "Oli", "Pam", "Quy", "Rex", "Sam", "Tia", "Uma", "Val", "Wes", "Xia",
@@ -50,7 +53,7 @@ def vote_all(session: ClassSession, kind: str, rng: random.Random,
             continue
         for seat in humans(table):
             services.ballot_cast(seat_id=seat.pk, kind=kind, option=rng.choice(options),
-                                 expected=session.phase_id)
+                                 expected=session.stage_id)
 
 
 def break_ties(session: ClassSession, rng: random.Random) -> None:
@@ -62,7 +65,7 @@ def break_ties(session: ClassSession, rng: random.Random) -> None:
                 break
             decider = table.seats.get(player_name=state.tie.deciders[0])
             choices = [*state.tie.options, *([None] if state.tie.kind == "tax" else [])]
-            services.tie_break_submit(seat_id=decider.pk, choice=rng.choice(choices))
+            sic_services.tie_break_submit(seat_id=decider.pk, choice=rng.choice(choices))
 
 
 def play_lesson(session: ClassSession, rng: random.Random, *, tax_options: list[str] | None = None,
@@ -72,16 +75,16 @@ def play_lesson(session: ClassSession, rng: random.Random, *, tax_options: list[
     session = fresh(session)
     for table in session.tables.all():
         for seat in humans(table):
-            services.pact_submit(seat_id=seat.pk, coins=rng.randrange(4),
-                                 expected=session.phase_id)
-    while fresh(session).stage != ClassSession.Stage.FINAL:
+            sic_services.pact_submit(seat_id=seat.pk, coins=rng.randrange(4),
+                                 expected=session.stage_id)
+    while fresh(session).stage != Stage.FINAL:
         session = fresh(session)
-        if session.stage == ClassSession.Stage.TAX_VOTE:
+        if session.stage == Stage.TAX_VOTE:
             vote_all(session, "tax", rng, tax_options or ["A", "B", "C", "D"])
-        elif session.stage == ClassSession.Stage.BUDGET_VOTE:
+        elif session.stage == Stage.BUDGET_VOTE:
             vote_all(session, "budget", rng, ["health", "education", "shield"])
         break_ties(session, rng)
-        services.session_advance(session=session, expected=fresh(session).phase_id)
+        services.session_advance(session=session, expected=fresh(session).stage_id)
     return fresh(session)
 
 
@@ -92,8 +95,8 @@ def deterministic(monkeypatch: Any, seed: int = 1) -> None:
     """Seat shuffles, table seeds and bots' votes from ``random.Random(seed)`` instead of
     SystemRandom, and bots vote exactly as their policy says (no random votes)."""
     rng = random.Random(seed)
-    monkeypatch.setattr(services.random, "SystemRandom", lambda: rng)
-    monkeypatch.setattr(services, "BOT_VOTE_NOISE", 0.0)
+    monkeypatch.setattr(settle.random, "SystemRandom", lambda: rng)
+    monkeypatch.setattr(settle, "BOT_VOTE_NOISE", 0.0)
 
 
 def started(count: int, *, fill: str | None = None, teacher: Any = None,
@@ -107,7 +110,7 @@ def started(count: int, *, fill: str | None = None, teacher: Any = None,
 
 def advance(session: ClassSession) -> ClassSession:
     session = fresh(session)
-    return services.session_advance(session=session, expected=session.phase_id)
+    return services.session_advance(session=session, expected=session.stage_id)
 
 
 def seat(session: ClassSession, nickname: str) -> Seat:
@@ -131,7 +134,7 @@ def open_tally(table: Table) -> dict[str, int]:
     assert key is not None, "this process does not hold the bag's key"
     tally = dict.fromkeys(bag.options, 0)
     for sealed in bag.sealed.values_list("sealed", flat=True):
-        tally[bag.options[sealing.unseal(key, bag.key_ref, bytes(sealed))]] += 1
+        tally[bag.options[sealing.unseal(key, bag.key_ref, bytes(sealed))[0]]] += 1
     return tally
 
 
@@ -146,7 +149,7 @@ def all_pacts(session: ClassSession, coins: int = 1) -> None:
     session = fresh(session)
     for table in session.tables.all():
         for s in humans(table):
-            services.pact_submit(seat_id=s.pk, coins=coins, expected=session.phase_id)
+            sic_services.pact_submit(seat_id=s.pk, coins=coins, expected=session.stage_id)
 
 
 def drive_to(session: ClassSession, stage: str, round_: int, *,
@@ -154,10 +157,10 @@ def drive_to(session: ClassSession, stage: str, round_: int, *,
     """Advance (everyone making every decision at random) until ``(round_, stage)``."""
     rng = rng or random.Random(0)
     session = fresh(session)
-    if session.stage == ClassSession.Stage.PACT:
+    if session.stage == Stage.PACT:
         all_pacts(session)
     while (fresh(session).round, fresh(session).stage) != (round_, stage):
-        assert fresh(session).stage != ClassSession.Stage.FINAL, "went past the target"
+        assert fresh(session).stage != Stage.FINAL, "went past the target"
         _decide_and_advance(session, rng)
     return fresh(session)
 
@@ -165,9 +168,9 @@ def drive_to(session: ClassSession, stage: str, round_: int, *,
 def _decide_and_advance(session: ClassSession, rng: random.Random) -> None:
     """Everyone makes the decisions of this moment at random; the teacher moves on."""
     session = fresh(session)
-    if session.stage == ClassSession.Stage.TAX_VOTE:
+    if session.stage == Stage.TAX_VOTE:
         vote_all(session, "tax", rng, ["A", "B", "C", "D"])
-    elif session.stage == ClassSession.Stage.BUDGET_VOTE:
+    elif session.stage == Stage.BUDGET_VOTE:
         vote_all(session, "budget", rng, ["health", "education", "shield"])
     break_ties(session, rng)
     advance(session)
@@ -179,9 +182,9 @@ def drive_to_the_end(session: ClassSession, *, rng: random.Random | None = None
     if the State fails at every table)."""
     rng = rng or random.Random(0)
     session = fresh(session)
-    if session.stage == ClassSession.Stage.PACT:
+    if session.stage == Stage.PACT:
         all_pacts(session)
-    while fresh(session).stage != ClassSession.Stage.FINAL:
+    while fresh(session).stage != Stage.FINAL:
         _decide_and_advance(session, rng)
     return fresh(session)
 
@@ -210,4 +213,4 @@ def vote_as(session: ClassSession, kind: str, policy: str = "civic", seed: int =
             option = get_policy(policy).vote(state, state.player(s.player_name), kind,
                                              random.Random(f"{seed}:{s.pk}"))
             services.ballot_cast(seat_id=s.pk, kind=kind, option=option,
-                                 expected=session.phase_id)
+                                 expected=session.stage_id)

@@ -4,6 +4,7 @@ import pytest
 
 from facilitator import services
 from facilitator.errors import ServiceError
+from facilitator.lessons.state_in_class import services as sic_services
 from facilitator.models import Bag, BallotReceipt, ClassSession, SealedBallot
 from tests.facilitator.lesson import (
     advance,
@@ -49,7 +50,7 @@ def test_a_ballot_is_a_receipt_and_a_sealed_ballot():
     session = at_tax_vote()
     ana = seat(session, "Ana")
     snapshot = ana.table.snapshot
-    services.ballot_cast(seat_id=ana.pk, kind="tax", option="B", expected=session.phase_id)
+    services.ballot_cast(seat_id=ana.pk, kind="tax", option="B", expected=session.stage_id)
     receipt = BallotReceipt.objects.get()
     assert (receipt.seat_id, receipt.bag.decision) == (ana.pk, "1:tax")
     assert list(SealedBallot.objects.values_list("bag", flat=True)) == [receipt.bag_id]
@@ -64,14 +65,14 @@ def test_a_ballot_is_a_receipt_and_a_sealed_ballot():
 def test_a_phone_sends_the_option_as_its_index():
     session = at_tax_vote()
     services.ballot_cast(seat_id=seat(session, "Ana").pk, kind="tax", option=2,
-                         expected=session.phase_id)
+                         expected=session.stage_id)
     assert bag(session) == {"A": 0, "B": 0, "C": 1, "D": 0}
 
 
 def test_sealed_ballots_have_one_length_and_never_repeat():
     session = at_tax_vote()
     for s in humans(session.tables.get())[:6]:
-        services.ballot_cast(seat_id=s.pk, kind="tax", option="C", expected=session.phase_id)
+        services.ballot_cast(seat_id=s.pk, kind="tax", option="C", expected=session.stage_id)
     blobs = [bytes(b) for b in SealedBallot.objects.values_list("sealed", flat=True)]
     assert len(blobs) == 6 and len(set(blobs)) == 6
     assert {len(b) for b in blobs} == {44}
@@ -85,7 +86,7 @@ def test_counting_opens_the_bag_into_the_tally_and_destroys_it(
     with django_capture_on_commit_callbacks(execute=True):
         for i, s in enumerate(humans(session.tables.get())):
             services.ballot_cast(seat_id=s.pk, kind="tax", option="AC"[i % 3 == 0],
-                                 expected=session.phase_id)
+                                 expected=session.stage_id)
     counted = Bag.objects.get()
     assert counted.status == Bag.Status.COUNTED
     assert not SealedBallot.objects.exists()
@@ -97,9 +98,9 @@ def test_counting_opens_the_bag_into_the_tally_and_destroys_it(
 def test_a_second_ballot_is_refused():
     session = at_tax_vote()
     ana = seat(session, "Ana")
-    services.ballot_cast(seat_id=ana.pk, kind="tax", option="B", expected=session.phase_id)
+    services.ballot_cast(seat_id=ana.pk, kind="tax", option="B", expected=session.stage_id)
     err = refused("already_voted", services.ballot_cast, seat_id=ana.pk, kind="tax",
-                  option="C", expected=session.phase_id)
+                  option="C", expected=session.stage_id)
     assert err.status == 409
     refused("already_voted", services.ballot_cast, seat_id=ana.pk, kind="tax", option="B")
     assert bag(session) == {"A": 0, "B": 1, "C": 0, "D": 0}
@@ -108,10 +109,10 @@ def test_a_second_ballot_is_refused():
 def test_a_ballot_after_the_bag_was_counted_is_refused():
     session = at_tax_vote()
     for s in humans(fresh(session).tables.get()):
-        services.ballot_cast(seat_id=s.pk, kind="tax", option="C", expected=session.phase_id)
+        services.ballot_cast(seat_id=s.pk, kind="tax", option="C", expected=session.stage_id)
     assert state_of(session.tables.get()).phase == "budget_vote"  # counted, paid
     refused("already_voted", services.ballot_cast, seat_id=seat(session, "Ana").pk,
-            kind="tax", option="A", expected=session.phase_id)
+            kind="tax", option="A", expected=session.stage_id)
 
 
 BAD_KINDS = [("budget", "vote_closed"), ("taxes", "bad_kind"), (None, "bad_kind"),
@@ -124,7 +125,7 @@ def test_a_ballot_for_a_vote_that_is_not_open_is_refused():
     session = at_tax_vote()
     for kind, code in BAD_KINDS:
         refused(code, services.ballot_cast, seat_id=seat(session, "Ana").pk, kind=kind,
-                option="health", expected=session.phase_id)
+                option="health", expected=session.stage_id)
 
 
 def test_ballots_and_pacts_out_of_their_phase_are_refused():
@@ -134,11 +135,11 @@ def test_ballots_and_pacts_out_of_their_phase_are_refused():
     all_pacts(session)
     session = advance(session)  # event
     refused("vote_closed", services.ballot_cast, seat_id=ana.pk, kind="tax", option="A")
-    refused("wrong_phase", services.pact_submit, seat_id=ana.pk, coins=1)
+    refused("wrong_phase", sic_services.pact_submit, seat_id=ana.pk, coins=1)
     session = advance(advance(session))  # tax vote
     refused("vote_closed", services.ballot_cast, seat_id=ana.pk, kind="budget",
             option="health")
-    refused("wrong_phase", services.pact_submit, seat_id=ana.pk, coins=1)
+    refused("wrong_phase", sic_services.pact_submit, seat_id=ana.pk, coins=1)
 
 
 def test_an_action_for_a_moment_that_is_over_is_stale():
@@ -151,7 +152,7 @@ def test_an_action_for_a_moment_that_is_over_is_stale():
     refused("stale", services.session_advance, session=session, expected="1:debate")
     refused("stale", services.session_undo, session=session, expected="1:debate")
     session, _tokens = started(8, teacher=session.owner)
-    refused("stale", services.pact_submit, seat_id=seat(session, "Ana").pk, coins=1,
+    refused("stale", sic_services.pact_submit, seat_id=seat(session, "Ana").pk, coins=1,
             expected="1:event")
 
 
@@ -159,24 +160,24 @@ def test_a_ballot_must_name_an_option():
     session = at_tax_vote()
     for option in BAD_OPTIONS:
         refused("bad_option", services.ballot_cast, seat_id=seat(session, "Ana").pk,
-                kind="tax", option=option, expected=session.phase_id)
+                kind="tax", option=option, expected=session.stage_id)
 
 
 def test_a_pact_contribution_is_zero_to_three_whole_coins():
     session, _tokens = started(8)
     for coins in BAD_COINS:
-        refused("bad_coins", services.pact_submit, seat_id=seat(session, "Ana").pk,
-                coins=coins, expected=session.phase_id)
+        refused("bad_coins", sic_services.pact_submit, seat_id=seat(session, "Ana").pk,
+                coins=coins, expected=session.stage_id)
     for coins in range(4):
-        services.pact_submit(seat_id=humans(session.tables.get())[coins].pk, coins=coins)
+        sic_services.pact_submit(seat_id=humans(session.tables.get())[coins].pk, coins=coins)
 
 
 def test_a_second_pact_contribution_is_refused():
     session, _tokens = started(8)
     ana = seat(session, "Ana")
-    services.pact_submit(seat_id=ana.pk, coins=3, expected=session.phase_id)
-    refused("already_contributed", services.pact_submit, seat_id=ana.pk, coins=0,
-            expected=session.phase_id)
+    sic_services.pact_submit(seat_id=ana.pk, coins=3, expected=session.stage_id)
+    refused("already_contributed", sic_services.pact_submit, seat_id=ana.pk, coins=0,
+            expected=session.stage_id)
     assert state_of(ana.table).player("Ana").pact == 3
 
 
@@ -186,20 +187,20 @@ def test_only_the_decider_may_break_a_tie(monkeypatch):
     table = session.tables.get()
     for i, s in enumerate(humans(table)):
         services.ballot_cast(seat_id=s.pk, kind="tax", option="BD"[i % 2],
-                             expected=session.phase_id)
+                             expected=session.stage_id)
     state = state_of(table)
     decider = table.seats.get(player_name=state.tie.deciders[0])
     for other in table.seats.exclude(pk=decider.pk):
-        err = refused("not_your_turn", services.tie_break_submit, seat_id=other.pk,
+        err = refused("not_your_turn", sic_services.tie_break_submit, seat_id=other.pk,
                       choice="B")
         assert err.status == 403
-    refused("bad_option", services.tie_break_submit, seat_id=decider.pk, choice="A")
-    refused("bad_option", services.tie_break_submit, seat_id=decider.pk, choice=["B"])
-    refused("stale", services.tie_break_submit, seat_id=decider.pk, choice="B",
+    refused("bad_option", sic_services.tie_break_submit, seat_id=decider.pk, choice="A")
+    refused("bad_option", sic_services.tie_break_submit, seat_id=decider.pk, choice=["B"])
+    refused("stale", sic_services.tie_break_submit, seat_id=decider.pk, choice="B",
             expected="0:pact")
-    services.tie_break_submit(seat_id=decider.pk, choice="D", expected=session.phase_id)
+    sic_services.tie_break_submit(seat_id=decider.pk, choice="D", expected=session.stage_id)
     assert state_of(table).tax == "D"
-    refused("no_tie", services.tie_break_submit, seat_id=decider.pk, choice="B")
+    refused("no_tie", sic_services.tie_break_submit, seat_id=decider.pk, choice="B")
 
 
 def test_nothing_moves_while_the_lesson_is_paused(monkeypatch):
@@ -209,14 +210,14 @@ def test_nothing_moves_while_the_lesson_is_paused(monkeypatch):
     first = humans(table)[0]
     services.session_pause(session=session, paused=True)
     refused("paused", services.ballot_cast, seat_id=first.pk, kind="tax", option="A",
-            expected=session.phase_id)
-    refused("paused", services.session_advance, session=session, expected=session.phase_id)
-    refused("paused", services.tie_break_submit, session=session, table_number=1, choice="A")
+            expected=session.stage_id)
+    refused("paused", services.session_advance, session=session, expected=session.stage_id)
+    refused("paused", sic_services.tie_break_submit, session=session, table_number=1, choice="A")
     services.session_pause(session=session, paused=False)
-    services.ballot_cast(seat_id=first.pk, kind="tax", option="A", expected=session.phase_id)
+    services.ballot_cast(seat_id=first.pk, kind="tax", option="A", expected=session.stage_id)
     session, _tokens = started(8, teacher=session.owner)
     services.session_pause(session=session, paused=True)
-    refused("paused", services.pact_submit, seat_id=humans(session.tables.get())[0].pk,
+    refused("paused", sic_services.pact_submit, seat_id=humans(session.tables.get())[0].pk,
             coins=1)
 
 
@@ -226,9 +227,9 @@ def test_a_finished_lesson_is_read_only():
     ClassSession.objects.filter(pk=session.pk).update(status="finished", stage="final")
     session = fresh(session)
     refused("read_only", services.ballot_cast, seat_id=ana.pk, kind="tax", option="A")
-    refused("read_only", services.pact_submit, seat_id=ana.pk, coins=1)
-    refused("read_only", services.tie_break_submit, seat_id=ana.pk, choice="A")
-    refused("read_only", services.tie_break_submit, session=session, table_number=1,
+    refused("read_only", sic_services.pact_submit, seat_id=ana.pk, coins=1)
+    refused("read_only", sic_services.tie_break_submit, seat_id=ana.pk, choice="A")
+    refused("read_only", sic_services.tie_break_submit, session=session, table_number=1,
             choice="A")
     refused("read_only", services.session_advance, session=session)
     refused("read_only", services.session_undo, session=session)
@@ -243,10 +244,10 @@ def test_a_removed_seat_can_do_nothing():
     ana = seat(session, "Ana")
     services.seat_remove(session=session, seat=ana)
     err = refused("removed", services.ballot_cast, seat_id=ana.pk, kind="tax", option="A",
-                  expected=session.phase_id)
+                  expected=session.stage_id)
     assert err.status == 403
-    refused("removed", services.pact_submit, seat_id=ana.pk, coins=1)
-    refused("removed", services.tie_break_submit, seat_id=ana.pk, choice="A")
+    refused("removed", sic_services.pact_submit, seat_id=ana.pk, coins=1)
+    refused("removed", sic_services.tie_break_submit, seat_id=ana.pk, choice="A")
     refused("removed", services.ballot_cast, seat_id=987654, kind="tax", option="A")
 
 
@@ -256,5 +257,5 @@ def test_a_student_in_the_lobby_has_no_table_yet():
     session = make_session()
     student, _token = services.seat_join(code=session.join_code, nickname="Ana")
     refused("no_table", services.ballot_cast, seat_id=student.pk, kind="tax", option="A")
-    refused("no_table", services.pact_submit, seat_id=student.pk, coins=1)
+    refused("no_table", sic_services.pact_submit, seat_id=student.pk, coins=1)
     refused("not_started", services.session_advance, session=session)

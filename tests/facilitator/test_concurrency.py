@@ -71,7 +71,7 @@ def test_thirty_two_identical_ballots_from_one_seat_count_once():
     ana = table.seats.get(nickname="Ana")
     results = at_once([
         lambda: services.ballot_cast(seat_id=ana.pk, kind="tax", option="C",
-                                     expected=session.phase_id)
+                                     expected=session.stage_id)
         for _ in range(32)
     ])
     # One ballot is counted (its answer: the bag's progress), 31 are refused.
@@ -92,7 +92,7 @@ def test_eight_seats_voting_together_close_the_vote_exactly_once():
     options = "AABBCCCD"
     results = at_once([
         (lambda s=s, o=o: services.ballot_cast(seat_id=s.pk, kind="tax", option=o,
-                                               expected=session.phase_id))
+                                               expected=session.stage_id))
         for s, o in zip(seats, options, strict=True)
     ])
     # Each ballot is told the bag's count after it (1 … 7, each once); the eighth fills the
@@ -113,7 +113,7 @@ def test_two_tables_voting_at_once_do_not_block_or_mix():
     for table in session.tables.all():
         for s in humans(table):
             calls.append(lambda s=s: services.ballot_cast(
-                seat_id=s.pk, kind="tax", option="B", expected=session.phase_id))
+                seat_id=s.pk, kind="tax", option="B", expected=session.stage_id))
     results = at_once(calls)
     assert sorted(r["voted"] for r in results if r is not None) == sorted([*range(1, 7)] * 2)
     assert results.count(None) == 2  # each table's last ballot: its bag is counted
@@ -125,7 +125,7 @@ def test_two_tables_voting_at_once_do_not_block_or_mix():
 
 def test_a_double_click_on_next_moves_the_lesson_once():
     session, _tokens = started(8)
-    expected = session.phase_id
+    expected = session.stage_id
     results = at_once([
         lambda: services.session_advance(session=session, expected=expected).stage
         for _ in range(4)
@@ -139,8 +139,8 @@ def test_ballots_racing_the_teachers_close_are_either_counted_or_refused():
     table = session.tables.get()
     seats = humans(table)[:7]
     calls = [lambda s=s: services.ballot_cast(seat_id=s.pk, kind="tax", option="D",
-                                              expected=session.phase_id) for s in seats]
-    calls.append(lambda: services.session_advance(session=session, expected=session.phase_id))
+                                              expected=session.stage_id) for s in seats]
+    calls.append(lambda: services.session_advance(session=session, expected=session.stage_id))
     results = at_once(calls)
     assert all(r is None or isinstance(r, dict) or r in ("stale", "vote_closed")
                for r in results[:7]), results

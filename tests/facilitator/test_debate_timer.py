@@ -7,7 +7,7 @@ from django.template.loader import render_to_string
 
 from facilitator import clock, selectors, services
 from facilitator.errors import ServiceError
-from facilitator.lessons.state_in_class.presenters import phone_context
+from facilitator.screens import phone_context
 from tests.facilitator.lesson import advance, all_pacts, fresh, humans, started
 
 pytestmark = pytest.mark.django_db
@@ -19,7 +19,7 @@ def at(monkeypatch):
     start = clock.now()
 
     def move(seconds: float) -> None:
-        monkeypatch.setattr("facilitator.services.now", lambda: start + timedelta(seconds=seconds))
+        monkeypatch.setattr("facilitator.clock.now", lambda: start + timedelta(seconds=seconds))
     move(0)
     return move
 

@@ -4,7 +4,7 @@ import pytest
 
 from facilitator import services
 from facilitator.errors import ServiceError
-from facilitator.models import ClassSession
+from facilitator.lessons.state_in_class.stages import Stage
 from tests.facilitator.lesson import (
     advance,
     all_pacts,
@@ -64,9 +64,9 @@ def test_voting_at_a_table_whose_state_failed_says_the_game_is_over(monkeypatch)
     assert not table.bags.exists()
     with pytest.raises(ServiceError) as caught:
         services.ballot_cast(seat_id=humans(table)[0].pk, kind="tax", option="C",
-                             expected=fresh(session).phase_id)
+                             expected=fresh(session).stage_id)
     assert caught.value.code == "game_over"
-    assert fresh(session).stage == ClassSession.Stage.TAX_VOTE
+    assert fresh(session).stage == Stage.TAX_VOTE
 
 
 def test_a_pairs_name_gets_a_number_when_a_classmate_already_has_it():

@@ -79,7 +79,7 @@ def test_a_record_that_stops_mid_vote_replays_to_the_open_bag(tmp_path):
         session = advance(session)
     table = session.tables.get()
     for s in humans(table)[:3]:
-        services.ballot_cast(seat_id=s.pk, kind="tax", option="A", expected=session.phase_id)
+        services.ballot_cast(seat_id=s.pk, kind="tax", option="A", expected=session.stage_id)
     record = game_record(table)
     assert [a["type"] for a in record["actions"][-3:]] == ["ballot"] * 3
     replayed = replay(record)

@@ -7,6 +7,7 @@ import pytest
 from django.test import Client
 
 from facilitator.consumers import SEAT_COOKIE
+from facilitator.lessons.state_in_class.stages import Stage
 from facilitator.models import BallotReceipt, ClassSession, Seat
 from tests.facilitator.lesson import (
     advance,
@@ -81,15 +82,15 @@ def test_the_console_and_the_phone_play_through_plain_form_posts(monkeypatch):
     all_pacts(session)
     for _ in range(3):
         session = advance(session)
-    assert session.stage == ClassSession.Stage.TAX_VOTE
+    assert session.stage == Stage.TAX_VOTE
     phone = Client()
     phone.cookies[SEAT_COOKIE] = tokens["Ana"]
     response = phone.post("/play/act/", {"type": "ballot", "kind": "tax", "option": "C",
-                                         "expected": session.phase_id})
+                                         "expected": session.stage_id})
     assert response.status_code == 302
     assert BallotReceipt.objects.filter(seat__nickname="Ana").count() == 1
     again = phone.post("/play/act/", {"type": "ballot", "kind": "tax", "option": "C",
-                                      "expected": session.phase_id})
+                                      "expected": session.stage_id})
     assert again.status_code == 409 and "already in the bag" in again.content.decode()
     console = Client()
     console.force_login(session.owner)
@@ -97,7 +98,7 @@ def test_the_console_and_the_phone_play_through_plain_form_posts(monkeypatch):
                                                                   "expected": "0:pact"})
     assert stale.status_code == 409 and fresh(session).stage == "tax_vote"
     moved = console.post(f"/teacher/lessons/{session.pk}/act/",
-                         {"type": "next", "expected": session.phase_id})
+                         {"type": "next", "expected": session.stage_id})
     assert moved.status_code == 302 and fresh(session).stage == "pay"
 
 

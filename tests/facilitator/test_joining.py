@@ -10,8 +10,10 @@ import pytest
 from django.apps import apps
 from django.db import connection
 
-from facilitator import selectors, services
+from facilitator import clock, selectors, services
 from facilitator.errors import ServiceError
+from facilitator.lessons.state_in_class import services as sic_services
+from facilitator.lessons.state_in_class.lesson import LESSON
 from facilitator.models import BallotReceipt, ClassSession, Seat
 from tests.facilitator.lesson import (
     advance,
@@ -71,7 +73,7 @@ def test_a_code_taken_by_an_open_session_is_drawn_again(monkeypatch):
 def test_a_finished_sessions_code_may_be_reused(monkeypatch):
     teacher = make_teacher()
     # Both sessions are created "at the same instant": the open one must still win the code.
-    monkeypatch.setattr(services, "now", lambda: datetime(2030, 1, 1, tzinfo=UTC))
+    monkeypatch.setattr(clock, "now", lambda: datetime(2030, 1, 1, tzinfo=UTC))
     monkeypatch.setattr(secrets, "choice", codes_from("ACDEFH"))
     old = make_session(teacher)
     ClassSession.objects.filter(pk=old.pk).update(status=ClassSession.Status.FINISHED)
@@ -96,7 +98,7 @@ def test_a_new_session_is_a_lobby_with_the_default_options():
     session = make_session(title="  Civics 3B  ")
     assert session.status == "lobby" and session.stage == "lobby" and session.round == 0
     assert session.title == "Civics 3B"
-    assert session.options == services.DEFAULT_OPTIONS
+    assert session.options == LESSON.default_options
     assert session.is_open
 
 
@@ -275,7 +277,7 @@ def test_removing_a_student_in_game_keeps_the_seat_but_takes_its_token():
     ana.refresh_from_db()
     assert ana.removed and ana.token_hash is None and ana.table_id is not None
     assert selectors.seat_for_token(tokens["Ana"]) is None
-    err = error(services.pact_submit, seat_id=ana.pk, coins=1)
+    err = error(sic_services.pact_submit, seat_id=ana.pk, coins=1)
     assert (err.code, err.status) == ("removed", 403)
 
 
@@ -292,7 +294,7 @@ def test_a_removed_seat_abstains_and_the_vote_closes_when_everyone_else_voted():
     assert "Ana" not in {s.nickname for s in voters} and len(voters) == 7
     for s in voters:
         assert state_of(table).phase == "tax_vote"
-        services.ballot_cast(seat_id=s.pk, kind="tax", option="C", expected=session.phase_id)
+        services.ballot_cast(seat_id=s.pk, kind="tax", option="C", expected=session.stage_id)
     state = state_of(table)
     assert state.phase != "tax_vote"
     count = table.actions.get(payload__type="count")
@@ -308,7 +310,7 @@ def test_removing_the_last_missing_voter_closes_the_vote():
     for s in humans(table):
         if s.nickname != "Ben":
             services.ballot_cast(seat_id=s.pk, kind="tax", option="D",
-                                 expected=session.phase_id)
+                                 expected=session.stage_id)
     assert state_of(table).phase == "tax_vote"
     services.seat_remove(session=session, seat=seat(session, "Ben"))
     assert state_of(table).phase != "tax_vote"
@@ -345,7 +347,7 @@ def test_reseating_gives_a_one_time_link_and_the_old_phone_loses_the_seat_when_i
     assert not ana.removed and ana.table_id is not None
     assert error(services.seat_claim, token=link).code == "claim_used"
     # The new phone can play the seat.
-    services.pact_submit(seat_id=selectors.seat_for_token(new).pk, coins=2)
+    sic_services.pact_submit(seat_id=selectors.seat_for_token(new).pk, coins=2)
 
 
 def test_reseating_works_in_the_lobby_too():

@@ -7,6 +7,7 @@ import pytest
 
 from facilitator import services
 from facilitator.errors import ServiceError
+from facilitator.lessons.state_in_class import services as sic_services
 from facilitator.models import Bag, BallotReceipt, Seat, TableAction
 from games.state_in_class import bots as sic_bots
 from tests.facilitator.lesson import (
@@ -127,7 +128,7 @@ def test_bots_decide_their_tie_breaks(monkeypatch):
         session = advance(session)
     for s, option in zip(humans(table), ["A", "A", "D", "D"], strict=True):
         services.ballot_cast(seat_id=s.pk, kind="tax", option=option,
-                             expected=session.phase_id)
+                             expected=session.stage_id)
     assert counts(table, "tax", 1)[0].payload["tally"] == {"A": 2, "C": 2, "D": 2}
     for _ in range(6):
         state = state_of(table)
@@ -135,7 +136,7 @@ def test_bots_decide_their_tie_breaks(monkeypatch):
             break
         decider = table.seats.get(player_name=state.tie.deciders[0])
         assert not decider.is_bot  # a bot decider never makes anyone wait
-        services.tie_break_submit(seat_id=decider.pk, choice=None)
+        sic_services.tie_break_submit(seat_id=decider.pk, choice=None)
     state = state_of(table)
     assert state.tax == "C" and state.phase == "budget_vote"
     final = TableAction.objects.filter(table=table, payload__type="tie_break").last()
@@ -156,8 +157,8 @@ def test_pairs_share_a_seat_and_play_as_one_player(monkeypatch):
     assert host.player_name in table.config["players"]
     assert partner.nickname not in table.config["players"]
     # The partner's own phone cannot act; the host's can, for both.
-    assert error(services.pact_submit, seat_id=partner.pk, coins=1).code == "no_table"
-    services.pact_submit(seat_id=host.pk, coins=1)
+    assert error(sic_services.pact_submit, seat_id=partner.pk, coins=1).code == "no_table"
+    sic_services.pact_submit(seat_id=host.pk, coins=1)
     assert state_of(table).player(host.player_name).pact == 1
 
 
@@ -261,7 +262,7 @@ def test_a_vote_closes_itself_when_every_active_seat_has_voted_else_the_teacher_
         session = advance(session)
     one, two = session.tables.order_by("number")
     for s in humans(one):
-        services.ballot_cast(seat_id=s.pk, kind="tax", option="C", expected=session.phase_id)
+        services.ballot_cast(seat_id=s.pk, kind="tax", option="C", expected=session.stage_id)
     # Table 1 is counted by the engine the moment its bag is full ...
     [count] = counts(one, "tax", 1)
     assert count.payload["tally"] == {"C": 7} and count.actor == "teacher"
@@ -271,7 +272,7 @@ def test_a_vote_closes_itself_when_every_active_seat_has_voted_else_the_teacher_
     voters = humans(two)[3:]
     for s, option in zip(voters, ["A", "B", "B", "D"], strict=True):
         services.ballot_cast(seat_id=s.pk, kind="tax", option=option,
-                             expected=session.phase_id)
+                             expected=session.stage_id)
     assert counts(two, "tax", 1) == []
     assert state_of(two).phase == "tax_vote"
     assert len(state_of(two).receipts) == 4
@@ -284,7 +285,7 @@ def test_a_vote_closes_itself_when_every_active_seat_has_voted_else_the_teacher_
     assert len(counts(one, "tax", 1)) == 1  # table 1 was not counted twice
     for s in absent:  # too late now
         err = error(services.ballot_cast, seat_id=s.pk, kind="tax", option="A",
-                    expected=session.phase_id)
+                    expected=session.stage_id)
         assert err.code == "vote_closed"
 
 
@@ -293,7 +294,7 @@ def test_the_teachers_pact_close_gives_nothing_for_missing_contributions():
     table = session.tables.get()
     givers = humans(table)[:3]
     for s in givers:
-        services.pact_submit(seat_id=s.pk, coins=3, expected=session.phase_id)
+        sic_services.pact_submit(seat_id=s.pk, coins=3, expected=session.stage_id)
     assert state_of(table).phase == "pact"
     advance(session)
     state = state_of(table)
@@ -310,7 +311,7 @@ def tie_the_tax(session, table):
     """Four vote A, four vote C: a tax tie."""
     for i, s in enumerate(humans(table)):
         services.ballot_cast(seat_id=s.pk, kind="tax", option="AC"[i % 2],
-                             expected=session.phase_id)
+                             expected=session.stage_id)
 
 
 def test_a_pending_tax_tie_blocks_moving_past_pay_until_the_decider_decides(monkeypatch):
@@ -326,17 +327,17 @@ def test_a_pending_tax_tie_blocks_moving_past_pay_until_the_decider_decides(monk
     session = advance(session)  # tax_vote -> pay is allowed: paying waits for the tie
     assert session.stage == "pay"
     before = dump_facilitator()
-    err = error(services.session_advance, session=session, expected=session.phase_id)
+    err = error(services.session_advance, session=session, expected=session.stage_id)
     assert err.code == "tie_break_pending" and "1" in err.message
     assert dump_facilitator() == before
     decider = table.seats.get(player_name=state.tie.deciders[0])
     other = table.seats.exclude(pk=decider.pk).first()
-    err = error(services.tie_break_submit, seat_id=other.pk, choice="A")
+    err = error(sic_services.tie_break_submit, seat_id=other.pk, choice="A")
     assert (err.code, err.status) == ("not_your_turn", 403)
-    assert error(services.tie_break_submit, seat_id=decider.pk, choice="B").code == \
+    assert error(sic_services.tie_break_submit, seat_id=decider.pk, choice="B").code == \
         "bad_option"
     assert dump_facilitator() == before
-    services.tie_break_submit(seat_id=decider.pk, choice="A")
+    sic_services.tie_break_submit(seat_id=decider.pk, choice="A")
     state = state_of(table)
     assert state.tax == "A" and state.phase == "budget_vote"
     assert advance(session).stage == "budget_vote"
@@ -359,12 +360,12 @@ def test_the_teacher_breaks_a_budget_tie_for_an_absent_decider(monkeypatch):
     session = advance(session)
     assert session.stage == "end_of_round"
     assert error(services.session_advance, session=session).code == "tie_break_pending"
-    assert error(services.tie_break_submit, session=session, table_number=1,
+    assert error(sic_services.tie_break_submit, session=session, table_number=1,
                  choice=None).code == "invalid_action"  # a budget tie cannot be passed
-    assert error(services.tie_break_submit, session=session, table_number=9,
+    assert error(sic_services.tie_break_submit, session=session, table_number=9,
                  choice="shield").code == "not_found"
-    services.tie_break_submit(session=session, table_number=1, choice="shield",
-                              expected=session.phase_id)
+    sic_services.tie_break_submit(session=session, table_number=1, choice="shield",
+                              expected=session.stage_id)
     action = TableAction.objects.filter(table=table, payload__type="tie_break").get()
     assert action.actor == "teacher" and action.seat_id is None
     assert action.payload == {"type": "tie_break", "player": state.tie.deciders[0],
@@ -378,8 +379,8 @@ def test_the_teacher_breaks_a_budget_tie_for_an_absent_decider(monkeypatch):
 def test_a_tie_with_no_tie_is_refused():
     session, _tokens = started(8)
     ana = seat(session, "Ana")
-    assert error(services.tie_break_submit, seat_id=ana.pk, choice="A").code == "no_tie"
-    assert error(services.tie_break_submit, session=session, table_number=1,
+    assert error(sic_services.tie_break_submit, seat_id=ana.pk, choice="A").code == "no_tie"
+    assert error(sic_services.tie_break_submit, session=session, table_number=1,
                  choice="A").code == "no_tie"
 
 

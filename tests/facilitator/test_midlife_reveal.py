@@ -17,13 +17,14 @@ import pytest
 from django.template.loader import render_to_string
 
 from facilitator import selectors, services
-from facilitator.lessons.state_in_class.presenters import phone_context, projector_context
+from facilitator.lessons.state_in_class.script import cards_read
+from facilitator.lessons.state_in_class.stages import Stage
 from facilitator.log import load_state
 from facilitator.models import ClassSession, Seat
+from facilitator.screens import phone_context, projector_context
 from games.state_in_class import data
 from tests.facilitator.lesson import advance, drive_to, fresh, join, make_session, make_teacher
 
-Stage = ClassSession.Stage
 pytestmark = pytest.mark.django_db
 
 
@@ -91,7 +92,7 @@ def test_each_press_reveals_one_card_and_only_its_consequences() -> None:
         expected = start
         for read in range(1, len(draws) + 1):
             session = advance(session)
-            assert fresh(session).cards_read == read
+            assert cards_read(fresh(session)) == read
             expected = min(data.FAIL_TENSION, expected + card_tension(draws[read - 1]))
             tokens_seen += draws[read - 1]["token"]
             html = projector(session)
@@ -120,16 +121,16 @@ def test_each_press_reveals_one_card_and_only_its_consequences() -> None:
 def test_undo_hides_the_last_card_read_again() -> None:
     session = lessons_at_the_crossroads(1)[0]
     session = advance(advance(session))
-    assert fresh(session).cards_read == 2
-    services.session_undo(session=fresh(session), expected=fresh(session).phase_id)
-    assert fresh(session).cards_read == 1
+    assert cards_read(fresh(session)) == 2
+    services.session_undo(session=fresh(session), expected=fresh(session).stage_id)
+    assert cards_read(fresh(session)) == 1
     assert fresh(session).stage == Stage.MIDLIFE
 
 
 def test_a_second_press_for_the_same_card_is_stale() -> None:
     session = advance(lessons_at_the_crossroads(1)[0])
-    stale = fresh(session).phase_id
+    stale = fresh(session).stage_id
     services.session_advance(session=fresh(session), expected=stale)
     with pytest.raises(services.ServiceError):
         services.session_advance(session=fresh(session), expected=stale)
-    assert fresh(session).cards_read == 2
+    assert cards_read(fresh(session)) == 2

@@ -313,10 +313,10 @@ def test_a_lesson_stored_before_the_upgrade_is_continued_exported_and_printed_af
 
         from facilitator import services
         from facilitator.consumers import SEAT_COOKIE
+        from facilitator.lessons.state_in_class.reports import class_handout
+        from facilitator.log import engine_of, load_state, verify_table
         from facilitator.models import BallotReceipt, ClassSession, LedgerEntry
         from facilitator.reports.export import table_record
-        from facilitator.reports.pdf import class_handout
-        from facilitator.tables import engine_of, load_state, verify_table
         from games.core import replay
         from tests.facilitator.lesson import (
             break_ties,
@@ -343,7 +343,7 @@ def test_a_lesson_stored_before_the_upgrade_is_continued_exported_and_printed_af
 
         # Round 2's tax vote: the bots vote as the bag opens, every student through the
         # services; the last ballot fills the bag and it is counted.
-        session = services.session_advance(session=session, expected=session.phase_id)
+        session = services.session_advance(session=session, expected=session.stage_id)
         assert session.stage == "tax_vote"
         for table in tables:
             students = humans(table)
@@ -351,12 +351,12 @@ def test_a_lesson_stored_before_the_upgrade_is_continued_exported_and_printed_af
                 == len(table.config["players"]) - len(students)
             for i, seat in enumerate(students):
                 progress = services.ballot_cast(seat_id=seat.pk, kind="tax", option="ABC"[i % 3],
-                                                expected=session.phase_id)
+                                                expected=session.stage_id)
                 assert (progress is None) == (i == len(students) - 1)
             table.refresh_from_db()
             assert load_state(table).phase in ("budget_vote", "tie_break")
         break_ties(session, random.Random(4))
-        session = services.session_advance(session=fresh(session), expected=session.phase_id)
+        session = services.session_advance(session=fresh(session), expected=session.stage_id)
         assert (session.stage, session.round) == ("pay", 2)
 
         session = drive_to_the_end(session, rng=random.Random(4))
@@ -405,9 +405,9 @@ def test_a_vote_open_when_the_server_was_upgraded_is_asked_again_after_it():
         # The current code, after the upgrade.
         from facilitator import services
         from facilitator.errors import ServiceError
+        from facilitator.log import load_state, verify_table
         from facilitator.models import Bag, ClassSession, SealedBallot
         from facilitator.reports.export import table_record
-        from facilitator.tables import load_state, verify_table
         from tests.facilitator.lesson import fresh, humans
 
         session = ClassSession.objects.get(pk=session_id)
@@ -418,7 +418,7 @@ def test_a_vote_open_when_the_server_was_upgraded_is_asked_again_after_it():
         assert [table_record(t)["actions"] for t in tables] == [stored[1], stored[2]]
 
         with pytest.raises(ServiceError) as lost:
-            services.session_advance(session=session, expected=session.phase_id)
+            services.session_advance(session=session, expected=session.stage_id)
         assert lost.value.code == "votes_lost"
         session = fresh(session)
         assert session.stage == "tax_vote"
@@ -429,11 +429,11 @@ def test_a_vote_open_when_the_server_was_upgraded_is_asked_again_after_it():
             assert bag.receipts.count() == SealedBallot.objects.filter(bag=bag).count() == bots
             for seat in humans(table):
                 services.ballot_cast(seat_id=seat.pk, kind="tax", option="B",
-                                     expected=session.phase_id)
+                                     expected=session.stage_id)
             bag.refresh_from_db()
             table.refresh_from_db()
             assert bag.status == "counted"
             assert load_state(table).history[1]["tax"]["voters"] == len(table.config["players"])
             assert verify_table(table) == []
-        session = services.session_advance(session=session, expected=session.phase_id)
+        session = services.session_advance(session=session, expected=session.stage_id)
         assert (session.stage, session.round) == ("pay", 2)

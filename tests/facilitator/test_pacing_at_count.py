@@ -16,12 +16,13 @@ import pytest
 from django.template.loader import render_to_string
 
 from facilitator import broadcast, selectors, services
-from facilitator.lessons.state_in_class.presenters import phone_context
+from facilitator.lessons.state_in_class import services as sic_services
+from facilitator.lessons.state_in_class.stages import Stage
 from facilitator.log import load_state
 from facilitator.models import ClassSession, Seat
+from facilitator.screens import phone_context
 from tests.facilitator.lesson import break_ties, fresh, humans, join, make_session
 
-Stage = ClassSession.Stage
 OPTIONS = {"tax": ["A", "B", "C", "D"], "budget": ["health", "education", "shield"]}
 
 
@@ -54,13 +55,13 @@ def count_each_table(session: ClassSession, kind: str, rng: random.Random,
         voters = humans(table)
         for seat in voters[:-1]:
             services.ballot_cast(seat_id=seat.pk, kind=kind, option=rng.choice(OPTIONS[kind]),
-                                 expected=session.phase_id)
+                                 expected=session.stage_id)
         phones = list(Seat.objects.filter(table=table, is_bot=False, removed=False))
         before = {s.pk: screen(s) for s in phones}
         told.clear()
         assert services.ballot_cast(seat_id=voters[-1].pk, kind=kind,
                                     option=rng.choice(OPTIONS[kind]),
-                                    expected=session.phase_id) is None  # counted
+                                    expected=session.stage_id) is None  # counted
         # The last voter's own phone turns to "your token is in the bag" from its ack.
         changed = {s.pk for s in phones if screen(s) != before[s.pk]} - {voters[-1].pk}
         assert changed <= set(told), (kind, session.round, changed, told)
@@ -89,8 +90,8 @@ def test_a_count_rerenders_only_the_projector_and_a_tie_breaks_decider(seed, tol
     session = fresh(session)
     for table in session.tables.all():
         for seat in humans(table):
-            services.pact_submit(seat_id=seat.pk, coins=rng.randrange(4),
-                                 expected=session.phase_id)
+            sic_services.pact_submit(seat_id=seat.pk, coins=rng.randrange(4),
+                                 expected=session.stage_id)
     checked = 0
     while fresh(session).stage != Stage.FINAL:
         session = fresh(session)
@@ -98,5 +99,5 @@ def test_a_count_rerenders_only_the_projector_and_a_tie_breaks_decider(seed, tol
         if kind:
             checked += count_each_table(session, kind, rng, told)
         break_ties(session, rng)
-        services.session_advance(session=session, expected=fresh(session).phase_id)
+        services.session_advance(session=session, expected=fresh(session).stage_id)
     assert checked >= 40, checked  # phones compared around a count (the State may fail early)

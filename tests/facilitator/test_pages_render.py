@@ -7,7 +7,8 @@ from django.test import Client
 
 from facilitator import services
 from facilitator.consumers import SEAT_COOKIE
-from facilitator.models import ClassSession
+from facilitator.lessons.state_in_class import services as sic_services
+from facilitator.lessons.state_in_class.stages import Stage
 from tests.facilitator.lesson import (
     break_ties,
     fresh,
@@ -43,8 +44,8 @@ def test_every_stage_of_a_lesson_renders_on_the_projector_and_the_phone():
     s = fresh(session)
     for table in s.tables.all():
         for seat in humans(table):
-            services.pact_submit(seat_id=seat.pk, coins=2, expected=s.phase_id)
-    while fresh(session).stage != ClassSession.Stage.FINAL:
+            sic_services.pact_submit(seat_id=seat.pk, coins=2, expected=s.stage_id)
+    while fresh(session).stage != Stage.FINAL:
         snap()
         s = fresh(session)
         if s.stage == "tax_vote":
@@ -53,7 +54,7 @@ def test_every_stage_of_a_lesson_renders_on_the_projector_and_the_phone():
             vote_all(s, "budget", rng, [["health", "education", "shield"][s.round % 3]])
         snap()
         break_ties(s, rng)
-        services.session_advance(session=s, expected=fresh(session).phase_id)
+        services.session_advance(session=s, expected=fresh(session).stage_id)
     snap()
     stages = {stage for stage, _, _ in pages}
     assert stages >= {"lobby", "pact", "event", "debate", "tax_vote", "pay", "budget_vote",

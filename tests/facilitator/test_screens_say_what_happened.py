@@ -11,12 +11,13 @@ from django.template.loader import render_to_string
 from facilitator import selectors, services
 from facilitator.lessons.state_in_class.presenters import (
     next_blocked,
-    phone_context,
     seating_text,
     tension_reason,
 )
+from facilitator.lessons.state_in_class.stages import Stage
 from facilitator.log import load_state
-from facilitator.models import ClassSession, Seat
+from facilitator.models import Seat
+from facilitator.screens import phone_context
 from games.state_in_class import data
 from tests.facilitator.lesson import (
     advance,
@@ -28,8 +29,6 @@ from tests.facilitator.lesson import (
     make_teacher,
     vote_all,
 )
-
-Stage = ClassSession.Stage
 
 
 def phone(seat: Seat) -> str:

@@ -6,8 +6,8 @@ import pytest
 
 from facilitator import bags, ballot_keys, selectors, services
 from facilitator.errors import ServiceError
-from facilitator.lessons.state_in_class.presenters import phone_context, projector_context
 from facilitator.models import Bag, BallotReceipt, SealedBallot
+from facilitator.screens import phone_context, projector_context
 from tests.facilitator.lesson import (
     advance,
     all_pacts,
@@ -49,25 +49,25 @@ def test_a_lost_key_reopens_the_bag_empty_and_asks_again(restarted):
     session = at_tax_vote()
     table = session.tables.get()
     first, second = humans(table)[:2]
-    services.ballot_cast(seat_id=first.pk, kind="tax", option="A", expected=session.phase_id)
+    services.ballot_cast(seat_id=first.pk, kind="tax", option="A", expected=session.stage_id)
     restarted()
     with pytest.raises(ServiceError) as caught:
         services.ballot_cast(seat_id=second.pk, kind="tax", option="B",
-                             expected=session.phase_id)
+                             expected=session.stage_id)
     assert caught.value.code == "vote_restarted"
     assert "vote again" in caught.value.message
     bag = Bag.objects.get()
     assert (bag.status, bag.reopened) == ("open", "lost")
     assert not BallotReceipt.objects.exists() and not SealedBallot.objects.exists()
     # Everyone votes again, into a bag with a new key; the first ballot is never counted.
-    services.ballot_cast(seat_id=first.pk, kind="tax", option="C", expected=session.phase_id)
+    services.ballot_cast(seat_id=first.pk, kind="tax", option="C", expected=session.stage_id)
     assert open_tally(table) == {"A": 0, "B": 0, "C": 1, "D": 0}
 
 
 def test_the_teachers_count_after_a_restart_reopens_the_lost_bags_and_says_why(restarted):
     session = at_tax_vote(14)
     for s in humans(session.tables.get(number=1))[:3]:
-        services.ballot_cast(seat_id=s.pk, kind="tax", option="A", expected=session.phase_id)
+        services.ballot_cast(seat_id=s.pk, kind="tax", option="A", expected=session.stage_id)
     restarted()
     with pytest.raises(ServiceError) as caught:
         advance(session)
@@ -98,7 +98,7 @@ def test_a_process_that_holds_no_keys_never_declares_them_lost(monkeypatch):
     monkeypatch.setattr(ballot_keys, "key_store", lambda: server)
     session = at_tax_vote()
     services.ballot_cast(seat_id=seat(session, "Ana").pk, kind="tax", option="A",
-                         expected=session.phase_id)
+                         expected=session.stage_id)
     shell = ballot_keys.MemoryKeyStore()  # e.g. `manage.py shell` beside the server
     monkeypatch.setattr(ballot_keys, "key_store", lambda: shell)
     assert services.bags_recover(session=session) == []
@@ -113,16 +113,16 @@ def test_undo_tells_the_projector_and_the_phones_what_was_discarded():
     session = at_tax_vote()
     table = session.tables.get()
     for s in humans(table)[:3]:
-        services.ballot_cast(seat_id=s.pk, kind="tax", option="B", expected=session.phase_id)
+        services.ballot_cast(seat_id=s.pk, kind="tax", option="B", expected=session.stage_id)
     session = advance(session)
-    session = services.session_undo(session=session, expected=session.phase_id)
+    session = services.session_undo(session=session, expected=session.stage_id)
     projector = projector_context(selectors.projector_view(fresh(session)))
     assert projector["undone"] == ("Undone: the count of the tax vote of round 1. The votes "
                                    "cast were discarded: everyone votes again.")
     assert "discarded" in projector["tables"][0]["reopened"]
     phone = phone_context(selectors.seat_view(humans(table)[0]))
     assert "votes cast were discarded" in phone["revote"]
-    session = services.session_undo(session=session, expected=session.phase_id)
+    session = services.session_undo(session=session, expected=session.stage_id)
     projector = projector_context(selectors.projector_view(fresh(session)))
     assert projector["undone"] == "Undone: the opening of the tax vote of round 1."
     session = advance(session)
@@ -185,7 +185,7 @@ def test_a_redis_that_does_not_answer_refuses_the_ballot_clearly(monkeypatch):
     monkeypatch.setattr(ballot_keys, "key_store", lambda: store)
     with pytest.raises(ServiceError) as caught:
         services.ballot_cast(seat_id=seat(session, "Ana").pk, kind="tax", option="A",
-                             expected=session.phase_id)
+                             expected=session.stage_id)
     assert caught.value.code == "keys_unavailable" and caught.value.status == 503
     assert not BallotReceipt.objects.exists() and Bag.objects.get().reopened == ""
 
@@ -195,7 +195,7 @@ def test_a_sealed_ballot_opens_only_in_its_own_bag():
 
     key = sealing.new_key()
     sealed = sealing.seal(key, "bag-one", 2)
-    assert sealing.unseal(key, "bag-one", sealed) == 2
+    assert sealing.unseal(key, "bag-one", sealed) == (2, 1)
     for wrong in ((key, "bag-two", sealed), (sealing.new_key(), "bag-one", sealed),
                   (key, "bag-one", sealed[:-1] + bytes([sealed[-1] ^ 1]))):
         with pytest.raises(sealing.BrokenSeal):
@@ -207,7 +207,7 @@ def test_the_key_is_never_in_the_database():
 
     session = at_tax_vote()
     services.ballot_cast(seat_id=seat(session, "Ana").pk, kind="tax", option="A",
-                         expected=session.phase_id)
+                         expected=session.stage_id)
     bag = Bag.objects.get()
     key = bags.bag_key(bag)
     assert key is not None and len(key) == 32
@@ -230,7 +230,7 @@ def test_a_phone_that_did_not_vote_is_told_when_the_result_is_shown():
     table = session.tables.get()
     voters, absent = humans(table)[:7], humans(table)[7]
     for s in voters:
-        services.ballot_cast(seat_id=s.pk, kind="tax", option="A", expected=session.phase_id)
+        services.ballot_cast(seat_id=s.pk, kind="tax", option="A", expected=session.stage_id)
     assert not selectors.seat_view(absent)["seat"]["abstained"]  # the vote is still open
     session = advance(session)  # counted anyway: the result is shown
     assert selectors.seat_view(absent)["seat"]["abstained"] is True
@@ -244,8 +244,8 @@ def test_a_phone_that_did_not_vote_is_told_when_the_result_is_shown():
 def test_undoing_the_result_of_a_bag_that_counted_itself_says_it_stays_counted():
     session = at_tax_vote()
     for s in humans(session.tables.get()):  # everyone votes: the bag counts itself
-        services.ballot_cast(seat_id=s.pk, kind="tax", option="B", expected=session.phase_id)
+        services.ballot_cast(seat_id=s.pk, kind="tax", option="B", expected=session.stage_id)
     session = advance(session)
-    session = services.session_undo(session=session, expected=session.phase_id)
+    session = services.session_undo(session=session, expected=session.stage_id)
     projector = projector_context(selectors.projector_view(fresh(session)))
     assert projector["undone"] == "Undone: showing the result of the tax vote of round 1."

@@ -18,6 +18,7 @@ import pytest
 from django.apps import apps
 from django.db import connection, models
 
+from facilitator import clock as clock_seam
 from facilitator import log, selectors, services
 from facilitator.log import game_record
 from facilitator.models import Bag, BallotReceipt, SealedBallot, Seat, TableAction
@@ -56,7 +57,7 @@ class Clock:
 @pytest.fixture
 def clock(monkeypatch) -> Clock:
     clock = Clock()
-    monkeypatch.setattr(services, "now", clock)
+    monkeypatch.setattr(clock_seam, "now", clock)
     monkeypatch.setattr(log, "now", clock)
     return clock
 
@@ -88,7 +89,7 @@ def play_scripted_lesson(clock: Clock, seed: int = 6) -> tuple[Any, dict]:
                 clock.at = dt.datetime(2031, 1, 1, 10, tzinfo=dt.UTC) + dt.timedelta(
                     seconds=ballots)
                 services.ballot_cast(seat_id=s.pk, kind=kind, option=option,
-                                     expected=session.phase_id)
+                                     expected=session.stage_id)
                 clock.at = dt.datetime(2030, 1, 1, 9, tzinfo=dt.UTC)
                 bag[s.nickname] = option
             assert state_of(table).phase == f"{kind}_vote"  # the absentee keeps it open
@@ -283,7 +284,7 @@ def test_no_view_tells_a_student_or_the_projector_how_anyone_voted(clock, monkey
     voters = humans(table)[:5]
     for s, option in zip(voters, "ABCDA", strict=True):
         services.ballot_cast(seat_id=s.pk, kind="tax", option=option,
-                             expected=session.phase_id)
+                             expected=session.stage_id)
     identity = Identity()
     views = [selectors.projector_view(fresh(session))]
     views += [selectors.seat_view(s) for s in humans(table)]
@@ -313,7 +314,7 @@ def test_postgres_rows_a_ballot_writes_are_its_receipt_and_its_sealed_ballot_onl
     table = session.tables.get()
     for s, option in zip(humans(table)[:6], "ABCDAB", strict=True):
         services.ballot_cast(seat_id=s.pk, kind="tax", option=option,
-                             expected=session.phase_id)
+                             expected=session.stage_id)
     written: dict[str, list[str]] = {}
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT xmin::text FROM {BallotReceipt._meta.db_table}")

@@ -46,6 +46,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 from facilitator import services
+from facilitator.lessons.state_in_class import services as sic_services
 from facilitator.models import ClassSession
 
 teacher = get_user_model().objects.create_user(username="teacher")
@@ -55,7 +56,7 @@ for name in ["Ana", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus", "Hal"]:
     seat, tokens[name] = services.seat_join(code=session.join_code, nickname=name)
 services.session_start(session=session)
 for seat in session.seats.all():
-    services.pact_submit(seat_id=seat.pk, coins=2)
+    sic_services.pact_submit(seat_id=seat.pk, coins=2)
 while ClassSession.objects.get(pk=session.pk).stage != "tax_vote":
     services.session_advance(session=ClassSession.objects.get(pk=session.pk))
 client = Client()
@@ -170,7 +171,7 @@ async def play_across(a: Daphne, b: Daphne, setup: dict[str, Any]) -> None:
         assert first["view"]["session"]["stage"] == "tax_vote"
         mine = await frame_until(phone, lambda f: f["type"] == "view")
         assert mine["view"]["can"]["vote"] == "tax"
-        phase = mine["view"]["session"]["phase_id"]
+        phase = mine["view"]["session"]["stage_id"]
         # The phone's arrival on A reaches the console on B (through Redis) ...
         [ana] = [s["seat"] for s in first["view"]["tables"][0]["seats"]
                  if s["nickname"] == "Ana"]

@@ -6,6 +6,7 @@ import pytest
 
 from facilitator import services
 from facilitator.errors import ServiceError
+from facilitator.lessons.state_in_class import services as sic_services
 from facilitator.log import engine_of, replay_table, verify_table
 from facilitator.models import (
     Bag,
@@ -38,7 +39,7 @@ pytestmark = pytest.mark.django_db
 
 def undo(session: ClassSession) -> ClassSession:
     session = fresh(session)
-    return services.session_undo(session=session, expected=session.phase_id)
+    return services.session_undo(session=session, expected=session.stage_id)
 
 
 def snapshots(session: ClassSession) -> dict[int, dict]:
@@ -59,7 +60,7 @@ def test_undoing_the_start_goes_back_to_the_lobby(monkeypatch):
     lobby = dump_facilitator()
     services.session_start(session=session, fill="bots")
     assert Seat.objects.filter(is_bot=True).count() == 3
-    services.pact_submit(seat_id=humans(fresh(session).tables.first())[0].pk, coins=2)
+    sic_services.pact_submit(seat_id=humans(fresh(session).tables.first())[0].pk, coins=2)
     session = undo(session)
     assert (session.status, session.stage, session.round) == ("lobby", "lobby", 0)
     assert session.started_at is None
@@ -96,7 +97,7 @@ def test_undoing_the_opening_of_a_vote_deletes_its_bag(monkeypatch):
     session = advance(session)
     assert BallotReceipt.objects.count() == 2  # the bots
     for s in humans(session.tables.get())[:2]:
-        services.ballot_cast(seat_id=s.pk, kind="tax", option="A", expected=session.phase_id)
+        services.ballot_cast(seat_id=s.pk, kind="tax", option="A", expected=session.stage_id)
     assert BallotReceipt.objects.count() == 4 and SealedBallot.objects.count() == 4
     session = undo(session)
     assert (session.round, session.stage) == (1, "debate")
@@ -108,7 +109,7 @@ def test_undoing_the_opening_of_a_vote_deletes_its_bag(monkeypatch):
     session = advance(session)
     assert BallotReceipt.objects.count() == 2
     services.ballot_cast(seat_id=humans(session.tables.get())[0].pk, kind="tax", option="D",
-                         expected=session.phase_id)
+                         expected=session.stage_id)
 
 
 def test_undoing_the_count_of_a_vote_discards_it_and_everyone_votes_again(monkeypatch):
@@ -121,7 +122,7 @@ def test_undoing_the_count_of_a_vote_discards_it_and_everyone_votes_again(monkey
     table = session.tables.get()
     voters, late = humans(table)[:5], humans(table)[5:]
     for s, option in zip(voters, "ABBCD", strict=True):
-        services.ballot_cast(seat_id=s.pk, kind="tax", option=option, expected=session.phase_id)
+        services.ballot_cast(seat_id=s.pk, kind="tax", option=option, expected=session.stage_id)
     open_snapshot = snapshots(session)
     session = advance(session)  # the teacher empties the bag: B wins, everyone is paid
     assert session.stage == "pay"
@@ -138,7 +139,7 @@ def test_undoing_the_count_of_a_vote_discards_it_and_everyone_votes_again(monkey
     assert_consistent(session)
     # Everyone votes again, the first five included; one ballot is never in two tallies.
     for s in late:
-        services.ballot_cast(seat_id=s.pk, kind="tax", option="D", expected=session.phase_id)
+        services.ballot_cast(seat_id=s.pk, kind="tax", option="D", expected=session.stage_id)
     session = advance(session)
     count = TableAction.objects.get(payload__type="count")
     assert count.payload["tally"] == {"D": 3}
@@ -153,9 +154,9 @@ def test_a_reopened_vote_takes_everyone_again(monkeypatch):
         session = advance(session)
     table = session.tables.get()
     first = humans(table)[0]
-    services.ballot_cast(seat_id=first.pk, kind="tax", option="A", expected=session.phase_id)
+    services.ballot_cast(seat_id=first.pk, kind="tax", option="A", expected=session.stage_id)
     session = undo(advance(session))
-    services.ballot_cast(seat_id=first.pk, kind="tax", option="C", expected=session.phase_id)
+    services.ballot_cast(seat_id=first.pk, kind="tax", option="C", expected=session.stage_id)
     assert open_tally(table) == {"A": 0, "B": 0, "C": 1, "D": 0}
 
 

@@ -26,6 +26,7 @@ from django.core.management import call_command
 from django.db import connection, connections
 
 from facilitator import broadcast, services
+from facilitator.lessons.state_in_class import services as sic_services
 from facilitator.log import engine_of, game_record, load_state, verify_table
 from facilitator.models import (
     BallotReceipt,
@@ -78,7 +79,7 @@ def _lesson(stage: str = "tax_vote", students: int = 8, teacher: str = "teacher"
         services.session_start(session=session)
         for seat in Seat.objects.filter(session=session, is_bot=False).order_by("position"):
             if stage != "pact":
-                services.pact_submit(seat_id=seat.pk, coins=seat.position % 4)
+                sic_services.pact_submit(seat_id=seat.pk, coins=seat.position % 4)
     while stage not in ("lobby", "pact") and _fresh(session).stage != stage:
         services.session_advance(session=_fresh(session))
     seats = {s.nickname: s.pk for s in Seat.objects.filter(session=session)}
@@ -140,17 +141,17 @@ def ties_decided(game: dict[str, Any]) -> int:
     return sum(len(h.get("tie_breaks", [])) for h in game.get("history") or [])
 
 
-def moment(view: dict[str, Any]) -> tuple[Any, ...]:
+def stage_key(view: dict[str, Any]) -> tuple[Any, ...]:
     """What every socket of the lesson must agree on once a change has been pushed."""
     game = game_of(view)
-    return (view["session"]["phase_id"], view["session"]["paused"], game.get("round"),
+    return (view["session"]["stage_id"], view["session"]["paused"], game.get("round"),
             game.get("phase"), ties_decided(game))
 
 
 async def in_step(projector: Socket, phones: dict[str, Socket]) -> tuple[Any, ...]:
     """Wait until every phone shows the moment the projector shows."""
-    target = moment(projector.view)
-    await wait_all([p.view_until(lambda v: moment(v) == target, what=f"moment {target}")
+    target = stage_key(projector.view)
+    await wait_all([p.view_until(lambda v: stage_key(v) == target, what=f"moment {target}")
                     for p in phones.values()])
     return target
 
@@ -231,7 +232,8 @@ async def test_every_socket_gets_its_full_view_on_connect():
         view = phone.view
         assert view["seat"]["nickname"] == name and view["seat"]["table"] == 1
         assert view["game"]["me"]["name"] == name and view["game"]["me"]["role"]
-        assert view["can"] == {"pact": False, "vote": "tax", "tie_break": []}
+        assert view["can"] == {"pact": False, "vote": "tax", "decision": "1:tax",
+                               "tie_break": []}
         assert isinstance(view["game"]["me"]["coins"], int)  # its own wallet, and no other
         assert_no_other_coins(view, name)
     await close_all(projector, *phones.values())
@@ -242,7 +244,7 @@ async def test_every_view_frame_carries_its_screen_rendered_by_the_page_template
     setup = await lesson("tax_vote")
     projector, phones = await open_lesson(setup)
     console = projector.frames[0]
-    assert console["phase"] == console["view"]["session"]["phase_id"]
+    assert console["phase"] == console["view"]["session"]["stage_id"]
     assert "Tax vote" in console["html"] and "0 of 8 have voted" in console["html"]
     for name, phone in phones.items():
         screen = phone.frames[0]
@@ -289,9 +291,9 @@ BAD_PHONE_FRAMES: list[Any] = [
     {"type": "pact", "coins": 10**40},
     {"type": "ballot", "kind": "tax"},
     {"type": "ballot", "option": "A"},
-    {"type": "ballot", "kind": "lottery", "option": "A"},
     {"type": "ballot", "kind": "tax", "option": ["A"]},
-    {"type": "ballot", "kind": "tax", "option": 10},
+    {"type": "ballot", "kind": "tax", "option": 256},
+    {"type": "ballot", "kind": "tax", "decision": "1:tax", "option": 0},
     {"type": "ballot", "kind": "tax", "option": -1},
     {"type": "ballot", "kind": "tax", "option": True},
     {"type": "ballot", "kind": "tax", "option": 1.0},
@@ -313,6 +315,9 @@ BAD_PHONE_FRAMES: list[Any] = [
 # Well-formed, but the lesson refuses them: an error frame, then the phone's view again.
 REFUSED_PHONE_MESSAGES: list[tuple[dict[str, Any], str]] = [
     ({"type": "ballot", "kind": "tax", "option": "E"}, "bad_option"),
+    ({"type": "ballot", "kind": "tax", "option": 10}, "bad_option"),
+    ({"type": "ballot", "kind": "lottery", "option": "A"}, "bad_kind"),
+    ({"type": "ballot", "decision": "1:budget", "option": 0}, "vote_closed"),
     ({"type": "ballot", "kind": "budget", "option": "health"}, "vote_closed"),
     ({"type": "ballot", "kind": "tax", "option": "health"}, "bad_option"),
     ({"type": "ballot", "kind": "tax", "option": "A", "expected": "1:debate"}, "stale"),
@@ -465,14 +470,14 @@ async def test_a_ballot_reaches_the_projector_as_counts_and_no_phone_gets_a_new_
         phone = phones[name]
         text = f"{number} of 8 {'has' if number == 1 else 'have'} voted"
         ack = await phone.ok("ballot", kind="tax", option="C",
-                             expected=phone.view["session"]["phase_id"])
+                             expected=phone.view["session"]["stage_id"])
         # The voter's ack says how full the bag is; the phone shows "your token is in the bag"
         # by itself: the server renders no new screen for it.
         assert ack["progress"] == {"voted": number, "of": 8, "text": f"When your token went "
                                    f"in, {number} of 8 had voted."}
         progress = await projector.until(lambda f: f["type"] == "progress")
         assert re.fullmatch(r"[0-9a-f]{8}", progress.pop("bag"))  # the bag's generation
-        assert progress == {"type": "progress", "table": 1, "what": "vote", "kind": "tax",
+        assert progress == {"type": "progress", "table": 1, "what": "vote", "decision": "1:tax",
                             "voted": number, "of": 8, "text": text}
         quiet = await wait_all([sock.quiet(0.3) for sock in phones.values()])
         assert all(quiet), [(o.name, o.frames[-1:]) for o, q in zip(phones.values(), quiet,
@@ -505,7 +510,7 @@ async def test_eight_phones_voting_at_once_are_counted_exactly_once():
     projector, phones = await open_lesson(setup)
     await wait_all([sock.drain() for sock in (projector, *phones.values())])
     start = len(projector.frames)
-    phase = projector.view["session"]["phase_id"]
+    phase = projector.view["session"]["stage_id"]
     options = ["C", "C", "C", "C", "C", "D", "D", "B"]
     answers = await wait_all([phone.do("ballot", kind="tax", option=option, expected=phase)
                               for phone, option in zip(phones.values(), options, strict=True)])
@@ -728,7 +733,7 @@ async def play_tie_break(projector: Socket, phones: dict[str, Socket]) -> dict[s
     assert (await bystander.do("tie_break", choice=tie["options"][0]))["code"] == "not_your_turn"
     before = ties_decided(game_of(projector.view))
     await decider.ok("tie_break", choice=tie["options"][-1],
-                     expected=view["session"]["phase_id"])
+                     expected=view["session"]["stage_id"])
     await projector.view_until(lambda v: ties_decided(game_of(v)) > before)
     await in_step(projector, phones)
     return tie
@@ -749,7 +754,7 @@ async def play_vote(projector: Socket, phones: dict[str, Socket], kind: str,
         view = phone.view
         assert view["can"]["vote"] == kind and not view["game"]["me"]["has_voted"], name
         option = tax_choice(index, rnd) if kind == "tax" else budget_choice(view)
-        await phone.ok("ballot", kind=kind, option=option, expected=view["session"]["phase_id"])
+        await phone.ok("ballot", kind=kind, option=option, expected=view["session"]["stage_id"])
         if dropper and index == 0:
             # A phone that voted and reloads: it sees its token in the bag and cannot vote
             # again (the ballot is refused, not counted twice).
@@ -764,7 +769,7 @@ async def play_vote(projector: Socket, phones: dict[str, Socket], kind: str,
         view = phone.view  # the phone that came back is asked to vote, once
         assert view["can"]["vote"] == kind and not view["game"]["me"]["has_voted"]
         await phone.ok("ballot", kind=kind, option=tax_choice(5, rnd),
-                       expected=view["session"]["phase_id"])
+                       expected=view["session"]["stage_id"])
         assert (await phone.do("ballot", kind=kind, option="A"))["code"] == "already_voted"
     counted = await projector.view_until(
         lambda v: not (game_of(v)["phase"] == f"{kind}_vote" and game_of(v)["round"] == rnd),
@@ -812,9 +817,9 @@ async def test_full_game_over_websockets_from_join_to_final_count(monkeypatch, t
     stages_seen: list[tuple[str, int]] = []
 
     async def advance(type_: str, **fields: Any) -> None:
-        before = projector.view["session"]["phase_id"]
+        before = projector.view["session"]["stage_id"]
         await projector.ok(type_, expected=before, **fields)
-        view = await projector.view_until(lambda v: v["session"]["phase_id"] != before)
+        view = await projector.view_until(lambda v: v["session"]["stage_id"] != before)
         stages_seen.append((view["session"]["stage"], view["session"]["round"]))
         await in_step(projector, phones)
 
@@ -823,7 +828,7 @@ async def test_full_game_over_websockets_from_join_to_final_count(monkeypatch, t
     await in_step(projector, phones)
     for name, phone in phones.items():
         assert phone.view["can"]["pact"] is True, name
-        await phone.ok("pact", coins=2, expected=phone.view["session"]["phase_id"])
+        await phone.ok("pact", coins=2, expected=phone.view["session"]["stage_id"])
     await projector.view_until(lambda v: game_of(v)["round"] == 1)  # roles dealt, round 1
     await in_step(projector, phones)
 

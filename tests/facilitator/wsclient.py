@@ -193,7 +193,7 @@ class Socket:
             if f["type"] == "view":
                 session = f["view"]["session"]
                 game = f["view"].get("game") or {}
-                out.append(f"view({session['phase_id']}, game {game.get('round')}:"
+                out.append(f"view({session['stage_id']}, game {game.get('round')}:"
                            f"{game.get('phase')})")
             else:
                 out.append(json.dumps(f)[:160])

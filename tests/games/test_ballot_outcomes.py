@@ -15,10 +15,10 @@ from games import austerity, crisis, poleconomy, state_in_class
 from games.core import InvalidAction, plurality, replay
 from games.poleconomy.rules import step as pol_step
 from games.state_in_class import data, rules
+from games.state_in_class.audiences import player_view, public_view, summary
 from games.state_in_class.bots import get_policy
 from games.state_in_class.simulate import Stats, bot_names, play
 from games.state_in_class.state import BUDGET_VOTE, TAX_VOTE, TIE_BREAK, to_dict
-from games.state_in_class.views import player_view, public_view, summary
 from tests.games.helpers import ballots, set_services, started, tax_vote
 
 # --------------------------------------------------------------------------- helpers

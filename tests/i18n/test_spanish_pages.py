@@ -15,7 +15,9 @@ from django.test import Client
 
 from facilitator import services
 from facilitator.consumers import SEAT_COOKIE
-from facilitator.models import ClassSession
+from facilitator.lessons.state_in_class import services as sic_services
+from facilitator.lessons.state_in_class.script import cards_read
+from facilitator.lessons.state_in_class.stages import Stage
 from tests.facilitator.lesson import (
     break_ties,
     fresh,
@@ -62,7 +64,7 @@ class Lesson:
 
     def advance(self) -> None:
         session = fresh(self.session)
-        services.session_advance(session=session, expected=session.phase_id)
+        services.session_advance(session=session, expected=session.stage_id)
 
     def seat(self, name: str) -> int:
         return self.session.seats.get(nickname=name).pk
@@ -93,14 +95,14 @@ def test_a_spanish_lesson_from_the_lobby_to_the_final_count():
     spanish(lesson.phone(), "El pacto inicial", "Tienes 3 monedas.", "Monedas para el pacto",
             "Aportar estas monedas")
     session = fresh(lesson.session)
-    services.pact_submit(seat_id=lesson.seat("Ana"), coins=1, expected=session.phase_id)
+    sic_services.pact_submit(seat_id=lesson.seat("Ana"), coins=1, expected=session.stage_id)
     spanish(lesson.projector(), "1 de 8 ha elegido su aportación al pacto")
     spanish(lesson.phone(), "Gracias. Tu elección es secreta.",
             "El proyector muestra cuántos de tu mesa han elegido.")
     for table in fresh(lesson.session).tables.all():
         for seat in humans(table):
             if seat.nickname != "Ana":
-                services.pact_submit(seat_id=seat.pk, coins=2, expected=session.phase_id)
+                sic_services.pact_submit(seat_id=seat.pk, coins=2, expected=session.stage_id)
     spanish(lesson.phone(), "Tu mesa aportó 15 monedas en total: la Tensión empieza en")
 
     lesson.advance()  # round 1: the event
@@ -123,7 +125,7 @@ def test_a_spanish_lesson_from_the_lobby_to_the_final_count():
     spanish(lesson.phone(), "Votación del impuesto", "Elige el impuesto de esta ronda.",
             "Meter mi ficha en la bolsa", "Opciones de impuesto")
     services.ballot_cast(seat_id=lesson.seat("Ana"), kind="tax", option="C",
-                         expected=fresh(lesson.session).phase_id)
+                         expected=fresh(lesson.session).stage_id)
     spanish(lesson.projector(), "1 de 8 ha votado")
     spanish(lesson.phone(), "Tu ficha está en la bolsa", "El proyector muestra cuántos han votado",
             "Nadie puede ver qué opción has elegido")
@@ -133,7 +135,7 @@ def test_a_spanish_lesson_from_the_lobby_to_the_final_count():
         for seat in humans(table):
             if seat.nickname != "Ana":
                 services.ballot_cast(seat_id=seat.pk, kind="tax", option="C",
-                                     expected=session.phase_id)
+                                     expected=session.stage_id)
     lesson.advance()  # paying
     spanish(lesson.projector(), "El recuento", "Gana el impuesto C · Progresivo",
             "La mesa recauda", "Abrir la votación del presupuesto")
@@ -147,19 +149,19 @@ def test_a_spanish_lesson_from_the_lobby_to_the_final_count():
     lesson.advance()  # the end of round 1
     spanish(lesson.projector(), "El presupuesto", "repartidas 3-2-1", "Siguiente ronda")
 
-    while fresh(lesson.session).stage != ClassSession.Stage.FINAL:
+    while fresh(lesson.session).stage != Stage.FINAL:
         session = fresh(lesson.session)
-        if session.stage == ClassSession.Stage.MIDLIFE:
+        if session.stage == Stage.MIDLIFE:
             spanish(lesson.projector(), "La Encrucijada vital",
-                    f"carta {session.cards_read} de 8")
-            if session.cards_read == 8:  # every card read: this phone's too
+                    f"carta {cards_read(session)} de 8")
+            if cards_read(session) == 8:  # every card read: this phone's too
                 spanish(lesson.phone(), "La Encrucijada vital",
                         "Lee tu carta en voz alta a tu mesa:", "Depende de")
             else:
                 spanish(lesson.phone(), "La Encrucijada vital")
-        if session.stage == ClassSession.Stage.TAX_VOTE:
+        if session.stage == Stage.TAX_VOTE:
             vote_all(session, "tax", rng, ["C", "D"])
-        elif session.stage == ClassSession.Stage.BUDGET_VOTE:
+        elif session.stage == Stage.BUDGET_VOTE:
             vote_all(session, "budget", rng, ["health", "education", "shield"])
         break_ties(session, rng)
         lesson.advance()

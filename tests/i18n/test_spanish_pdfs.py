@@ -15,8 +15,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from facilitator.lessons.state_in_class.reports import handouts as pdf
 from facilitator.models import ClassSession
-from facilitator.reports import pdf
 from tests.i18n.text import english_left, page_text
 from tests.reports.conftest import pdf_text
 from tests.reports.scripted import scripted_lesson

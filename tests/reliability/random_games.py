@@ -23,6 +23,8 @@ import time
 from collections import Counter
 from typing import Any
 
+from facilitator.lessons.state_in_class.stages import Stage
+
 # Services may refuse a random student or teacher with these codes, and no other.
 EXPECTED_REFUSALS = {"already_voted", "already_contributed", "vote_closed", "game_over",
                      "paused", "stale", "wrong_phase", "no_tie"}
@@ -36,13 +38,14 @@ class RandomClass:
     def __init__(self, rng: random.Random, teacher: Any, students: int, fill: str | None,
                  keep_students: int) -> None:
         from facilitator import services
-        from facilitator.models import ClassSession
+        from facilitator.lessons.state_in_class import services as sic_services
         from games.state_in_class.bots import POLICIES
         from tests.facilitator.lesson import NAMES
 
         self.rng = rng
         self.services = services
-        self.stage = ClassSession.Stage
+        self.sic = sic_services
+        self.stage = Stage
         self.policies = sorted(POLICIES)
         self.session = services.session_create(
             owner=teacher, options={"bot_policy": rng.choice(self.policies)})
@@ -110,12 +113,12 @@ class RandomClass:
                 if rng.random() < 0.1:
                     continue  # asleep: abstains (or gives nothing to the pact)
                 if session.stage == self.stage.PACT:
-                    self.attempt("pact", services.pact_submit, seat_id=seat.pk,
-                                 coins=rng.randrange(4), expected=session.phase_id)
+                    self.attempt("pact", self.sic.pact_submit, seat_id=seat.pk,
+                                 coins=rng.randrange(4), expected=session.stage_id)
                 elif session.stage in votes:
                     kind, options = votes[session.stage]
                     self.attempt("ballot", services.ballot_cast, seat_id=seat.pk, kind=kind,
-                                 option=rng.choice(options), expected=session.phase_id)
+                                 option=rng.choice(options), expected=session.stage_id)
                     if rng.random() < 0.05:  # a double tap, or a second tab
                         self.counts["double tap"] += 1
                         assert self.attempt("double tap", services.ballot_cast,
@@ -124,7 +127,7 @@ class RandomClass:
         self.break_ties()
 
     def break_ties(self) -> None:
-        session, rng, services = self.session, self.rng, self.services
+        session, rng = self.session, self.rng
         for table in self.tables():
             for _ in range(12):
                 phase, tie = self.phases()[table.pk]
@@ -134,12 +137,12 @@ class RandomClass:
                 choice = rng.choice(choices)
                 decider = table.seats.filter(player_name=tie["deciders"][0]).first()
                 if decider is None or decider.is_bot or decider.removed or rng.random() < 0.2:
-                    self.attempt("teacher tie_break", services.tie_break_submit,
+                    self.attempt("teacher tie_break", self.sic.tie_break_submit,
                                  session=session, table_number=table.number, choice=choice,
-                                 expected=session.phase_id)
+                                 expected=session.stage_id)
                 else:
-                    self.attempt("tie_break", services.tie_break_submit, seat_id=decider.pk,
-                                 choice=choice, expected=session.phase_id)
+                    self.attempt("tie_break", self.sic.tie_break_submit, seat_id=decider.pk,
+                                 choice=choice, expected=session.stage_id)
 
     def teacher_acts(self) -> None:
         session, rng, services = self.refresh(), self.rng, self.services
@@ -147,12 +150,12 @@ class RandomClass:
         if roll < 0.03 and self.undos < 4 and session.steps.count() > 1:
             self.undos += 1
             self.attempt("undo", services.session_undo, session=session,
-                         expected=session.phase_id)
+                         expected=session.stage_id)
             return
         if roll < 0.05:
             services.session_pause(session=session, paused=True)
             assert self.attempt("next while paused", services.session_advance,
-                                session=self.refresh(), expected=session.phase_id)
+                                session=self.refresh(), expected=session.stage_id)
             services.session_pause(session=self.refresh(), paused=False)
             self.counts["pause"] += 1
         if roll > 0.99 and self.removals < 2:
@@ -163,7 +166,7 @@ class RandomClass:
                              seat=rng.choice(seats))
         self.break_ties()
         self.attempt("next", services.session_advance, session=session,
-                     expected=self.refresh().phase_id)
+                     expected=self.refresh().stage_id)
 
     def play(self) -> Any:
         for _ in range(400):  # bounded: a lesson is about 60 steps
@@ -171,7 +174,7 @@ class RandomClass:
                 return self.session
             self.students_act()
             self.teacher_acts()
-        raise AssertionError(f"the lesson did not end: {self.refresh().phase_id}")
+        raise AssertionError(f"the lesson did not end: {self.refresh().stage_id}")
 
 
 def check_invariants(session: Any) -> list[str]:

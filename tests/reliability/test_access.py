@@ -106,7 +106,7 @@ def test_token_cannot_act_for_another_seat(two_lessons):
     assert receipts_and_counters() == before
     # A vote cast with Ana's token is Ana's, whatever else the post says.
     phone(tokens["Ana"]).post("/play/act/", {"type": "ballot", "kind": "tax", "option": "A",
-                                             "expected": a.phase_id})
+                                             "expected": a.stage_id})
     assert BallotReceipt.objects.filter(seat=seat(a, "Ana")).count() == 1
     assert not BallotReceipt.objects.filter(seat=ben).exists()
 
@@ -156,7 +156,7 @@ def test_token_cannot_act_at_another_table_or_in_another_session(two_lessons):
     # Ana's ballot lands in her own table's bag, and in no other table of any lesson.
     totals = counters_by_table()
     response = phone(a_tokens["Ana"]).post("/play/act/", {
-        "type": "ballot", "kind": "tax", "option": "A", "expected": a.phase_id})
+        "type": "ballot", "kind": "tax", "option": "A", "expected": a.stage_id})
     assert response.status_code == 302
     after = counters_by_table()
     assert {t for t in after if after[t] != totals.get(t, 0)} == {seat(a, "Ana").table_id}
@@ -190,7 +190,7 @@ def test_token_cannot_act_after_the_lesson_is_over(db, settings):
     session = drive_to(session, "final", 8)
     assert session.status == "finished"
     response = phone(tokens["Ana"]).post("/play/act/", {
-        "type": "ballot", "kind": "tax", "option": "A", "expected": session.phase_id})
+        "type": "ballot", "kind": "tax", "option": "A", "expected": session.stage_id})
     assert response.status_code == 409 and "over" in response.content.decode()
     services.session_archive(session=fresh(session))
     response = phone(tokens["Ana"]).post("/play/act/", {"type": "pact", "coins": 1})

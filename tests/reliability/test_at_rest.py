@@ -61,6 +61,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from facilitator import services
 from facilitator.models import ClassSession
+from facilitator.lessons.state_in_class import services as sic_services
 
 call_command("migrate", interactive=False, verbosity=0)
 teacher = get_user_model().objects.create_user(username="teacher")
@@ -71,7 +72,7 @@ for name in NAMES:
     seats[name] = seat.pk
 services.session_start(session=session, seed=11)
 for pk in seats.values():
-    services.pact_submit(seat_id=pk, coins=1)
+    sic_services.pact_submit(seat_id=pk, coins=1)
 while ClassSession.objects.get(pk=session.pk).stage != "debate":
     services.session_advance(session=ClassSession.objects.get(pk=session.pk))
 client = Client()
@@ -333,7 +334,7 @@ async def play(start: Callable[[], Daphne], setup: dict[str, Any], db: Path, tmp
         view = await frame_until(ws, lambda f: f["type"] == "view"
                                  and f["view"]["can"]["vote"] == kind)
         await answer(ws, {"type": "ballot", "kind": kind, "option": options.index(option),
-                          "expected": view["view"]["session"]["phase_id"], "id": f"{name}-b"},
+                          "expected": view["view"]["session"]["stage_id"], "id": f"{name}-b"},
                      refused)
         snap(f"after {name}'s {kind} ballot{' (refused)' if refused else ''}",
              None if refused else name, None if refused else option)

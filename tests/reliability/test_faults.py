@@ -109,7 +109,7 @@ async def test_reload_mid_vote_resumes_the_exact_view_and_the_ballot_counts_once
     projector, phones = await open_lesson(setup)
     tokens, seats = setup["tokens"], setup["seats"]
     ana, ben = phones["Ana"], phones["Ben"]
-    phase = ana.view["session"]["phase_id"]
+    phase = ana.view["session"]["stage_id"]
     # Ben's phone sleeps before voting: it comes back to exactly the screen it left.
     before = ben.frames[-1]
     ben = phones["Ben"] = await reconnected(ben, tokens["Ben"], "Ben")
@@ -148,7 +148,7 @@ async def test_network_loss_mid_pact_resumes_the_view_and_the_pact_counts_once()
     projector, phones = await open_lesson(setup)
     tokens = setup["tokens"]
     cai = phones["Cai"]
-    phase = cai.view["session"]["phase_id"]
+    phase = cai.view["session"]["stage_id"]
     before = private(cai.view)
     cai = phones["Cai"] = await reconnected(cai, tokens["Cai"], "Cai")
     assert private(cai.view) == before and cai.view["can"]["pact"] is True
@@ -178,7 +178,7 @@ async def test_network_loss_mid_pact_resumes_the_view_and_the_pact_counts_once()
 async def tied_tax_vote(setup: dict[str, Any], projector: Socket,
                         phones: dict[str, Socket]) -> dict[str, Any]:
     """Four vote A and four vote C: a tax tie for the lowest Income to break."""
-    phase = projector.view["session"]["phase_id"]
+    phase = projector.view["session"]["stage_id"]
     await wait_all([phone.ok("ballot", kind="tax", option="A" if i < 4 else "C",
                              expected=phase)
                     for i, phone in enumerate(phones.values())])
@@ -194,7 +194,7 @@ async def test_phone_sleeping_mid_tie_break_resumes_and_its_decision_counts_once
     name = tie["decider"]
     decider = phones[name]
     view = await decider.view_until(lambda v: v["game"]["me"]["decides_tie"])
-    phase = view["session"]["phase_id"]
+    phase = view["session"]["stage_id"]
     # Asleep before deciding: back to the same question.
     decider = phones[name] = await reconnected(decider, setup["tokens"][name], name)
     assert private(decider.view) == private(view)
@@ -244,7 +244,7 @@ async def test_double_submit_the_same_ballot_twice_quickly_counts_once():
     setup = await lesson("tax_vote")
     projector, phones = await open_lesson(setup)
     ana = phones["Ana"]
-    phase = ana.view["session"]["phase_id"]
+    phase = ana.view["session"]["stage_id"]
     first = {"type": "ballot", "kind": "tax", "option": "B", "expected": phase, "id": "d-1"}
     await ana.send(first)
     await ana.send({**first, "id": "d-2"})  # the second tap, before any answer
@@ -262,7 +262,7 @@ async def test_double_submit_from_two_tabs_at_once_counts_once():
     projector, phones = await open_lesson(setup)
     token = setup["tokens"]["Dee"]
     tab1, tab2 = phones["Dee"], await Socket.phone(token, "Dee-tab2")
-    phase = tab1.view["session"]["phase_id"]
+    phase = tab1.view["session"]["stage_id"]
     answers = await wait_all([tab.do("ballot", kind="tax", option=option, expected=phase)
                               for tab, option in ((tab1, "A"), (tab2, "D"))])
     assert sorted(a["type"] for a in answers) == ["ack", "error"]
@@ -286,7 +286,7 @@ def test_double_submit_of_the_http_fallback_form_counts_once(settings):
     session = drive_to(session, "tax_vote", 1)
     client = Client()
     client.cookies["sic_seat"] = tokens["Eli"]
-    form = {"type": "ballot", "kind": "tax", "option": "C", "expected": session.phase_id}
+    form = {"type": "ballot", "kind": "tax", "option": "C", "expected": session.stage_id}
     first, second = client.post("/play/act/", form), client.post("/play/act/", form)
     assert first.status_code == 302
     assert second.status_code == 409 and "already in the bag" in second.content.decode()
@@ -342,7 +342,7 @@ async def test_projector_tab_closed_and_reopened_shows_the_console_exactly_where
     assert await table_fingerprint(setup["session"]) == fingerprint
     # The console still drives the lesson from there.
     if moment != "paused":
-        phase = after["view"]["session"]["phase_id"]
+        phase = after["view"]["session"]["stage_id"]
         await reopened.ok("pause", expected=phase)
         await reopened.view_until(lambda v: v["session"]["paused"])
     await close_all(reopened, *phones.values())

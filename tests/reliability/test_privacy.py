@@ -69,7 +69,7 @@ def test_privacy_no_ip_address_or_user_agent_is_stored(settings):
     console.post(f"/teacher/lessons/{session.pk}/act/", {"type": "start"})
     session = fresh(session)
     for client in phones:
-        client.post("/play/act/", {"type": "pact", "coins": 1, "expected": session.phase_id})
+        client.post("/play/act/", {"type": "pact", "coins": 1, "expected": session.stage_id})
         client.get("/play/")
     # Every row of every table, and every saved login session, decoded.
     stored = repr(_dump_database()) + repr([s.get_decoded() for s in Session.objects.all()])

@@ -194,7 +194,7 @@ def phone(token: str | None = None) -> Client:
 
 def vote(client: Client, session) -> int:
     return client.post("/play/act/", {"type": "ballot", "kind": "tax", "option": "A",
-                                      "expected": fresh(session).phase_id}).status_code
+                                      "expected": fresh(session).stage_id}).status_code
 
 
 def test_the_new_phone_link_works_once():

@@ -67,10 +67,10 @@ def test_random_play_double_taps_after_a_bag_fills_say_already_voted(settings):
     options = ["health"] * 4 + ["education"] * 3 + ["shield"]  # no tie to break
     for seat, option in zip(humans(table), options, strict=True):
         services.ballot_cast(seat_id=seat.pk, kind="budget", option=option,
-                             expected=session.phase_id)
+                             expected=session.stage_id)
     table.refresh_from_db()
     assert table.snapshot["round"] == 2  # the bag was counted, the engine is in round 2
-    assert fresh(session).phase_id == "1:budget_vote"  # the lesson still shows the vote
+    assert fresh(session).stage_id == "1:budget_vote"  # the lesson still shows the vote
     with pytest.raises(ServiceError) as refused:
         services.ballot_cast(seat_id=humans(table)[0].pk, kind="budget", option="shield")
     assert refused.value.code == "already_voted"

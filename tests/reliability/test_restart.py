@@ -52,6 +52,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from facilitator import services
 from facilitator.models import ClassSession
+from facilitator.lessons.state_in_class import services as sic_services
 
 teacher = get_user_model().objects.create_user(username="teacher")
 session = services.session_create(owner=teacher, title="Restarts", options={"debate_seconds": 120})
@@ -62,7 +63,7 @@ services.session_start(session=session, fill="bots", seed=5)
 target = "STAGE"
 for seat in session.seats.filter(is_bot=False):
     if target != "pact":
-        services.pact_submit(seat_id=seat.pk, coins=1)
+        sic_services.pact_submit(seat_id=seat.pk, coins=1)
 while ClassSession.objects.get(pk=session.pk).stage != target:
     services.session_advance(session=ClassSession.objects.get(pk=session.pk))
 client = Client()

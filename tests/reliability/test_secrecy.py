@@ -38,8 +38,9 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from facilitator import log, services
+from facilitator import clock, log, services
 from facilitator.consumers import SEAT_COOKIE
+from facilitator.lessons.state_in_class import services as sic_services
 from facilitator.models import ClassSession, Seat
 from games.state_in_class import data
 from tests.facilitator.lesson import NAMES, fresh, humans, make_teacher, state_of
@@ -79,8 +80,8 @@ def play(teacher: Any, *, swap: bool) -> tuple[ClassSession, dict[tuple[int, str
     services.session_start(session=session, seed=42)
     session = fresh(session)
     for s in humans(session.tables.get()):
-        services.pact_submit(seat_id=s.pk, coins=NAMES.index(s.nickname) % 4,
-                             expected=session.phase_id)
+        sic_services.pact_submit(seat_id=s.pk, coins=NAMES.index(s.nickname) % 4,
+                             expected=session.stage_id)
     secret: dict[tuple[int, str], dict[str, str]] = {}
     while session.stage != "final":
         kind = {"tax_vote": "tax", "budget_vote": "budget"}.get(session.stage)
@@ -95,17 +96,17 @@ def play(teacher: Any, *, swap: bool) -> tuple[ClassSession, dict[tuple[int, str
             for s in humans(table):
                 if s.nickname in bag:
                     services.ballot_cast(seat_id=s.pk, kind=kind, option=bag[s.nickname],
-                                         expected=session.phase_id)
+                                         expected=session.stage_id)
             secret[(session.round, kind)] = bag
         for _ in range(10):  # ties: the decider picks the first tied option (public anyway)
             state = state_of(table)
             if state.phase != "tie_break":
                 break
             decider = table.seats.get(player_name=state.tie.deciders[0])
-            services.tie_break_submit(seat_id=decider.pk, choice=state.tie.options[0],
-                                      expected=fresh(session).phase_id)
+            sic_services.tie_break_submit(seat_id=decider.pk, choice=state.tie.options[0],
+                                      expected=fresh(session).stage_id)
         session = fresh(session)
-        session = services.session_advance(session=session, expected=session.phase_id)
+        session = services.session_advance(session=session, expected=session.stage_id)
     return fresh(session), secret
 
 
@@ -224,7 +225,7 @@ def csv_rows(text: str) -> list[dict[str, str]]:
 
 @pytest.fixture
 def fixed_clock(monkeypatch):
-    monkeypatch.setattr(services, "now", lambda: FIXED)
+    monkeypatch.setattr(clock, "now", lambda: FIXED)
     monkeypatch.setattr(log, "now", lambda: FIXED)
 
 

@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from facilitator import services
+from facilitator.lessons.state_in_class import services as sic_services
+from facilitator.lessons.state_in_class.stages import Stage
 from facilitator.log import load_state
 from facilitator.models import ClassSession, Table
 from games.state_in_class import bots
@@ -73,7 +75,7 @@ def _vote(session: ClassSession, kind: str, tax: TaxPlan, budget: BudgetPlan) ->
             else:
                 option = budget(state, state.player(seat.player_name), index)
             services.ballot_cast(seat_id=seat.pk, kind=kind, option=option,
-                                 expected=session.phase_id)
+                                 expected=session.stage_id)
 
 
 def _break_ties(session: ClassSession, pass_rounds: tuple[int, ...]) -> None:
@@ -88,7 +90,7 @@ def _break_ties(session: ClassSession, pass_rounds: tuple[int, ...]) -> None:
             choice: Any = tie.options[0]
             if tie.kind == "tax" and state.round in pass_rounds:
                 choice = None
-            services.tie_break_submit(seat_id=decider.pk, choice=choice)
+            sic_services.tie_break_submit(seat_id=decider.pk, choice=choice)
 
 
 def play_scripted(session: ClassSession, *, tax: TaxPlan = default_tax,
@@ -100,18 +102,18 @@ def play_scripted(session: ClassSession, *, tax: TaxPlan = default_tax,
     session = fresh(session)
     for table in _tables(session):
         for index, seat in enumerate(humans(table)):
-            services.pact_submit(seat_id=seat.pk, coins=pact(table.number, index),
-                                 expected=session.phase_id)
+            sic_services.pact_submit(seat_id=seat.pk, coins=pact(table.number, index),
+                                 expected=session.stage_id)
     for _step in range(200):
         session = fresh(session)
-        if session.stage == ClassSession.Stage.FINAL:
+        if session.stage == Stage.FINAL:
             break
-        if session.stage == ClassSession.Stage.TAX_VOTE:
+        if session.stage == Stage.TAX_VOTE:
             _vote(session, "tax", tax, budget)
-        elif session.stage == ClassSession.Stage.BUDGET_VOTE:
+        elif session.stage == Stage.BUDGET_VOTE:
             _vote(session, "budget", tax, budget)
         _break_ties(session, pass_rounds)
-        services.session_advance(session=session, expected=fresh(session).phase_id)
+        services.session_advance(session=session, expected=fresh(session).stage_id)
     return fresh(session)
 
 

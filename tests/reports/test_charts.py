@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from django.utils import translation
 
-from facilitator import charts
+from facilitator.lessons.state_in_class import charts
 from games.core import replay
 from games.state_in_class.bots import get_policy
 from games.state_in_class.simulate import play

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from facilitator.lessons.state_in_class.reports import spreadsheets
 from facilitator.log import replay_table
 from facilitator.reports import export
 from games.core import replay
@@ -50,9 +51,9 @@ def test_the_anonymous_record_names_nobody_and_replays_the_same(lessons):
 
 def test_rounds_csv_has_one_row_per_round_and_stable_columns(lessons):
     session = lessons["two"]
-    table = rows(export.rounds_csv(session))
-    header = export.rounds_csv(session).splitlines()[0].split(",")
-    assert tuple(header) == export.ROUND_COLUMNS
+    table = rows(spreadsheets.rounds_csv(session))
+    header = spreadsheets.rounds_csv(session).splitlines()[0].split(",")
+    assert tuple(header) == spreadsheets.ROUND_COLUMNS
     assert len(table) == sum(len(replay_table(t).history) for t in session.tables.all())
     for t in session.tables.all():
         state = replay_table(t)
@@ -64,15 +65,15 @@ def test_rounds_csv_has_one_row_per_round_and_stable_columns(lessons):
                 assert row["tax_winner"] == entry["tax"]["winner"]
                 assert [int(row[f"tax_votes_{o}"]) for o in data.TAX_OPTIONS] == \
                     [entry["tax"]["tally"][o] for o in data.TAX_OPTIONS]
-    text = export.rounds_csv(session)
+    text = spreadsheets.rounds_csv(session)
     for name in nicknames(session):  # rounds name roles, never players
         assert name not in text
 
 
 def test_results_csv_has_every_player_and_their_score(lessons):
     session = lessons["full"]
-    text = export.results_csv(session)
-    assert tuple(text.splitlines()[0].split(",")) == export.RESULT_COLUMNS
+    text = spreadsheets.results_csv(session)
+    assert tuple(text.splitlines()[0].split(",")) == spreadsheets.RESULT_COLUMNS
     table = rows(text)
     final = scores(replay_table(session.tables.get()))
     assert {r["player"]: int(r["score"]) for r in table} == {
@@ -83,7 +84,7 @@ def test_results_csv_has_every_player_and_their_score(lessons):
 
 def test_results_csv_anonymous(lessons):
     session = lessons["failing"]
-    text = export.results_csv(session, anonymous=True)
+    text = spreadsheets.results_csv(session, anonymous=True)
     for name in nicknames(session):
         assert name not in text
     players = [r["player"] for r in rows(text)]
@@ -92,5 +93,5 @@ def test_results_csv_anonymous(lessons):
 
 
 def test_csv_cells_cannot_run_as_spreadsheet_formulas():
-    assert export._cell("=HYPERLINK(1)") == "'=HYPERLINK(1)"
-    assert export._cell("Ana") == "Ana" and export._cell(True) == 1 and export._cell(None) == ""
+    assert export.cell("=HYPERLINK(1)") == "'=HYPERLINK(1)"
+    assert export.cell("Ana") == "Ana" and export.cell(True) == 1 and export.cell(None) == ""

@@ -12,6 +12,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from PIL import Image
 
+from facilitator.lessons.state_in_class.reports import handouts
 from facilitator.log import replay_table
 from facilitator.models import ClassSession, Seat
 from facilitator.reports import pdf
@@ -73,10 +74,10 @@ def rendered(lessons: dict[str, Any], django_db_blocker: Any) -> dict[str, bytes
     with django_db_blocker.unblock():
         full, failing, two = lessons["full"], lessons["failing"], lessons["two"]
         return {
-            "class": pdf.class_handout(full, paper="a4"),
-            "students": pdf.student_handouts(full, paper="a4"),
-            "failing": pdf.class_handout(failing, paper="a4"),
-            "two": pdf.class_handout(two, paper="letter"),
+            "class": handouts.class_handout(full, paper="a4"),
+            "students": handouts.student_handouts(full, paper="a4"),
+            "failing": handouts.class_handout(failing, paper="a4"),
+            "two": handouts.class_handout(two, paper="letter"),
         }
 
 
@@ -171,8 +172,8 @@ def test_no_vote_of_any_student_appears(lessons, rendered, tmp_path):
 def test_reports_never_read_a_vote_counter(lessons):
     """The tallies come from the log; the live per-option counters are never consulted."""
     with CaptureQueriesContext(connection) as queries:
-        pdf.class_html(lessons["full"], paper="a4")
-        pdf.students_html(lessons["full"], paper="a4")
+        handouts.class_html(lessons["full"], paper="a4")
+        handouts.students_html(lessons["full"], paper="a4")
     sql = " ".join(q["sql"].lower() for q in queries.captured_queries)
     assert "votecounter" not in sql
 
@@ -203,7 +204,7 @@ def test_student_handouts_one_page_each_with_their_facts(lessons, rendered, tmp_
 def test_one_student_alone(lessons, tmp_path):
     session = lessons["full"]
     seat = Seat.objects.filter(session=session, is_bot=False).order_by("position").last()
-    alone = pdf.student_handouts(session, paper="letter", seat_id=seat.pk)
+    alone = handouts.student_handouts(session, paper="letter", seat_id=seat.pk)
     assert int(pdf_info(alone, tmp_path)["Pages"]) == 1
     assert f"{seat.nickname} · table 1" in pdf_text(alone, tmp_path)
 
@@ -212,8 +213,8 @@ def test_one_student_alone(lessons, tmp_path):
                                              ("letter", "612 x 792 pts (letter)")])
 def test_paper_sizes(lessons, tmp_path, paper, size):
     session = lessons["full"]
-    for content in (pdf.class_handout(session, paper=paper),
-                    pdf.student_handouts(session, paper=paper)):
+    for content in (handouts.class_handout(session, paper=paper),
+                    handouts.student_handouts(session, paper=paper)):
         info = pdf_info(content, tmp_path)
         assert info["Page size"] == size
     # On Letter too, every student fits on one page.
@@ -222,10 +223,11 @@ def test_paper_sizes(lessons, tmp_path, paper, size):
 
 def test_same_log_same_text(lessons, rendered, tmp_path):
     session = ClassSession.objects.get(pk=lessons["full"].pk)  # fresh objects, fresh replay
-    again = pdf.class_handout(session, paper="a4")
+    again = handouts.class_handout(session, paper="a4")
     assert pdf_text(again, tmp_path) == pdf_text(rendered["class"], tmp_path)
-    assert pdf.students_html(session, paper="a4") == pdf.students_html(session, paper="a4")
-    assert pdf_text(pdf.student_handouts(session, paper="a4"), tmp_path) == \
+    html = handouts.students_html(session, paper="a4")
+    assert html == handouts.students_html(session, paper="a4")
+    assert pdf_text(handouts.student_handouts(session, paper="a4"), tmp_path) == \
         pdf_text(rendered["students"], tmp_path)
 
 
@@ -233,12 +235,12 @@ def test_reports_are_rebuilt_from_the_log_not_the_snapshot(lessons, tmp_path):
     """No stale data: a wrong cached snapshot does not change the handout."""
     session = lessons["failing"]
     table = session.tables.get()
-    before = pdf.class_html(session, paper="a4")
+    before = handouts.class_html(session, paper="a4")
     snapshot = table.snapshot
     try:
         table.snapshot = {**snapshot, "tension": 1, "failed": False}
         table.save(update_fields=["snapshot"])
-        assert pdf.class_html(session, paper="a4") == before
+        assert handouts.class_html(session, paper="a4") == before
     finally:
         table.snapshot = snapshot
         table.save(update_fields=["snapshot"])
@@ -247,8 +249,8 @@ def test_reports_are_rebuilt_from_the_log_not_the_snapshot(lessons, tmp_path):
 def test_handouts_follow_the_session_language(lessons):
     session = ClassSession.objects.get(pk=lessons["full"].pk)
     session.language = "es"
-    assert '<html lang="es">' in pdf.class_html(session, paper="a4")
-    assert '<html lang="es">' in pdf.students_html(session, paper="a4")
+    assert '<html lang="es">' in handouts.class_html(session, paper="a4")
+    assert '<html lang="es">' in handouts.students_html(session, paper="a4")
 
 
 def test_pages_render_to_png_and_are_not_blank(rendered, tmp_path):
@@ -276,17 +278,17 @@ def test_bots_and_shared_seats(tmp_path):
     with_bots = scripted_lesson(students=5, seed=3, teacher=teacher, title="Bots", fill="bots")
     bots = list(with_bots.seats.filter(is_bot=True))
     assert bots
-    text = pdf_text(pdf.class_handout(with_bots), tmp_path)
+    text = pdf_text(handouts.class_handout(with_bots), tmp_path)
     assert f"{bots[0].nickname} (bot)" in text
-    pages = pdf.student_handouts(with_bots)
+    pages = handouts.student_handouts(with_bots)
     assert int(pdf_info(pages, tmp_path)["Pages"]) == 5
 
     pairs = scripted_lesson(students=9, seed=3, teacher=teacher, title="Pairs", fill="pairs")
     partner = pairs.seats.filter(shares__isnull=False).first()
     assert partner is not None
-    pages = pdf.student_handouts(pairs)
+    pages = handouts.student_handouts(pairs)
     assert int(pdf_info(pages, tmp_path)["Pages"]) == 9
-    alone = pdf_text(pdf.student_handouts(pairs, seat_id=partner.pk), tmp_path)
+    alone = pdf_text(handouts.student_handouts(pairs, seat_id=partner.pk), tmp_path)
     assert f"You shared a seat with {partner.shares.nickname}." in alone
 
 

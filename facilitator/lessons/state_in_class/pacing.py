@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from facilitator.models import ClassSession
+from facilitator.lessons.state_in_class.stages import Stage
 
-Stage = ClassSession.Stage
 # Within a round; round 4 (the Midlife Crossroads) goes event → midlife → end of round.
 ROUND_STAGES = [Stage.EVENT, Stage.DEBATE, Stage.MIDLIFE, Stage.TAX_VOTE, Stage.PAY,
                 Stage.BUDGET_VOTE, Stage.END_OF_ROUND]
@@ -25,10 +24,10 @@ FAILURE_SHOWN_AT = {"storm": Stage.EVENT, "could_not_pay": Stage.PAY,
                     "midlife": Stage.MIDLIFE, "weak_country": Stage.MIDLIFE}
 ALL_CARDS = 99  # "every card has been read" (the deck has 12)
 
-Moment = tuple[int, int, int]
+StageKey = tuple[int, int, int]
 
 
-def moment(round_: int, stage: str, cards: int = 0) -> Moment:
+def stage_key(round_: int, stage: str, cards: int = 0) -> StageKey:
     """A comparable position in the lesson (lobby and pact first, final count last); within
     the Midlife stage, ``cards`` is how many cards have been read."""
     if stage in (Stage.LOBBY, Stage.PACT):
@@ -38,16 +37,16 @@ def moment(round_: int, stage: str, cards: int = 0) -> Moment:
     return (round_, ROUND_STAGES.index(stage), cards if stage == Stage.MIDLIFE else 0)
 
 
-def session_moment(session: dict[str, Any]) -> Moment:
-    return moment(session["round"], session["stage"], session.get("cards", 0))
+def session_stage_key(session: dict[str, Any]) -> StageKey:
+    return stage_key(session["round"], session["stage"], session.get("cards", 0))
 
 
 def cards_read(session: dict[str, Any], round_: int) -> int:
     """How many Midlife cards of round ``round_`` the class has seen (``ALL_CARDS``: all)."""
-    reached = session_moment(session)
-    if reached < moment(round_, Stage.MIDLIFE, 1):
+    reached = session_stage_key(session)
+    if reached < stage_key(round_, Stage.MIDLIFE, 1):
         return 0
-    if reached[:2] == moment(round_, Stage.MIDLIFE)[:2]:
+    if reached[:2] == stage_key(round_, Stage.MIDLIFE)[:2]:
         return reached[2]
     return ALL_CARDS
 
@@ -84,8 +83,8 @@ def card_moments(entry: dict[str, Any]) -> tuple[list[int | None], list[int | No
             assign(entry.get("exclusions") or [], ("midlife",)))
 
 
-def failure_moment(failed: bool, round_: int, history: list[dict[str, Any]]
-                   ) -> Moment | None:
+def failure_key(failed: bool, round_: int, history: list[dict[str, Any]]
+                   ) -> StageKey | None:
     """When the class sees this table's State fail (None if it has not failed)."""
     if not failed or not history:
         return None
@@ -95,12 +94,12 @@ def failure_moment(failed: bool, round_: int, history: list[dict[str, Any]]
     if reason in ("midlife", "weak_country"):
         card = card_moments(entry)[0][-1]
         if card is None:  # a class change's token: the class changes come at the end
-            return moment(round_, Stage.END_OF_ROUND)
-        return moment(round_, Stage.MIDLIFE, card)
-    return moment(round_, FAILURE_SHOWN_AT.get(reason, Stage.END_OF_ROUND))
+            return stage_key(round_, Stage.END_OF_ROUND)
+        return stage_key(round_, Stage.MIDLIFE, card)
+    return stage_key(round_, FAILURE_SHOWN_AT.get(reason, Stage.END_OF_ROUND))
 
 
-def rank(stage: str) -> int:
+def stage_order(stage: str) -> int:
     """A stage's place within a round (lobby and pact before, the final count after)."""
     if stage in ROUND_STAGES:
         return ROUND_STAGES.index(stage)

@@ -15,22 +15,22 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
-from facilitator import charts, notices, seating
+from facilitator import notices
+from facilitator.lessons.state_in_class import charts, seating, undo
 from facilitator.lessons.state_in_class.pacing import (
     ALL_CARDS,
     card_moments,
     cards_read,
-    failure_moment,
-    moment,
-    rank,
-    session_moment,
+    failure_key,
+    session_stage_key,
+    stage_key,
+    stage_order,
 )
-from facilitator.models import ClassSession
+from facilitator.lessons.state_in_class.stages import Stage
 from games.state_in_class import data
 from games.state_in_class.audiences import role_card
 from games.state_in_class.rules import split_shares
 
-Stage = ClassSession.Stage
 # The letter keys the service colours in CSS (svc-H...); the mark is what people read, in their
 # language (the same marks as the charts).
 SERVICE_LETTERS = {data.HEALTH: "H", data.EDUCATION: "E", data.SHIELD: "S"}
@@ -211,19 +211,19 @@ def visible_entry(entry: dict[str, Any], session: dict[str, Any],
     if (shown_at is None or entry["round"] != session["round"]
             or session["stage"] == Stage.FINAL):
         return True
-    return rank(session["stage"]) >= rank(shown_at)
+    return stage_order(session["stage"]) >= stage_order(shown_at)
 
 
 def shown_flags(entry_round: int, entry: dict[str, Any], session: dict[str, Any]
                 ) -> tuple[list[bool], list[bool]]:
     """Which of a round's Tension changes and exclusions the class has seen, in order."""
     changes, exclusions = entry.get("tension") or [], entry.get("exclusions") or []
-    reached = session_moment(session)
-    if reached < moment(entry_round, Stage.EVENT) or not visible_round(entry_round, session):
+    reached = session_stage_key(session)
+    if reached < stage_key(entry_round, Stage.EVENT) or not visible_round(entry_round, session):
         return [False] * len(changes), [False] * len(exclusions)
-    if reached >= moment(entry_round + 1, Stage.EVENT) or session["stage"] == Stage.FINAL:
+    if reached >= stage_key(entry_round + 1, Stage.EVENT) or session["stage"] == Stage.FINAL:
         return [True] * len(changes), [True] * len(exclusions)
-    at_end = rank(session["stage"]) >= rank(Stage.END_OF_ROUND)
+    at_end = stage_order(session["stage"]) >= stage_order(Stage.END_OF_ROUND)
     if entry_round == data.MIDLIFE_ROUND:
         read = cards_read(session, entry_round)
         tension_cards, exclusion_cards = card_moments(entry)
@@ -231,8 +231,8 @@ def shown_flags(entry_round: int, entry: dict[str, Any], session: dict[str, Any]
                 [at_end if c is None else read >= c for c in exclusion_cards])
 
     def seen(item: dict[str, Any]) -> bool:
-        return rank(session["stage"]) >= rank(CAUSE_SHOWN_AT.get(item.get("reason", ""),
-                                                                 Stage.END_OF_ROUND))
+        shown_at = CAUSE_SHOWN_AT.get(item.get("reason", ""), Stage.END_OF_ROUND)
+        return stage_order(session["stage"]) >= stage_order(shown_at)
 
     return [seen(c) for c in changes], [seen(e) for e in exclusions]
 
@@ -279,7 +279,7 @@ def board_as_shown(game: dict[str, Any], session: dict[str, Any]) -> dict[str, A
     if not entry or session["stage"] == Stage.FINAL:
         return {"services": services, "tension": tension, "entry": entry}
     if ahead:
-        before_end = rank(session["stage"]) < rank(Stage.END_OF_ROUND)
+        before_end = stage_order(session["stage"]) < stage_order(Stage.END_OF_ROUND)
         source = history[rnd - 2] if before_end and rnd >= 2 else entry
         if source.get("levels") is not None:
             for s in services:
@@ -401,9 +401,9 @@ def phase_bar(session: dict[str, Any]) -> list[dict[str, Any]]:
     current = session["stage"]
     if current == Stage.MIDLIFE:
         current = Stage.DEBATE  # the Midlife round replaces debate, votes and paying
-    labels = dict(ClassSession.Stage.choices)
+    labels = dict(Stage.choices)
     return [{"key": s, "label": labels[s], "current": s == current,
-             "done": rank(s) < rank(current)} for s in PHASE_BAR]
+             "done": stage_order(s) < stage_order(current)} for s in PHASE_BAR]
 
 
 def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, Any]:
@@ -412,7 +412,7 @@ def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, A
     shown = board_as_shown(game, session)
     entry = shown["entry"]
     stage = session["stage"]
-    after = rank(stage)
+    after = stage_order(stage)
     players = {p["name"]: p for p in game["players"]}
     for name, (role, klass) in roles_ahead(game, session).items():
         players[name] = {**players[name], "role": role, "class": klass}
@@ -445,17 +445,20 @@ def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, A
                               "role": role_name(e["role"]), "reason": e["reason"]}
                              for e, seen in zip(entry.get("exclusions") or [], exclusions_seen,
                                                 strict=True) if seen]
-        if "tax" in entry and "winner" in entry["tax"] and after >= rank(Stage.PAY):
+        if "tax" in entry and "winner" in entry["tax"] and after >= stage_order(Stage.PAY):
             tax = entry["tax"]
             ctx["tax_result"] = {
-                "bars": tally_block(tax["tally"], "tax"), "winner": tax["winner"],
+                "bars": tally_block(tax["tally"], "tax") if tax.get("tally") is not None
+                else None, "winner": tax["winner"],
                 "winner_name": _(data.TAX_NAMES[tax["winner"]]), "how": tax["decided_by"],
                 "voters": tax["voters"], "revenue": entry.get("revenue")}
-        if "split" in entry and after >= rank(Stage.END_OF_ROUND):
-            ctx["budget_result"] = {"bars": tally_block(entry["budget"]["tally"], "budget"),
+        if "split" in entry and after >= stage_order(Stage.END_OF_ROUND):
+            budget = entry["budget"]
+            ctx["budget_result"] = {"bars": tally_block(budget["tally"], "budget")
+                                    if budget.get("tally") is not None else None,
                                     "voters": entry["budget"]["voters"],
                                     **split_block(entry["split"])}
-        if entry.get("obsolescence") and after >= rank(Stage.END_OF_ROUND):
+        if entry.get("obsolescence") and after >= stage_order(Stage.END_OF_ROUND):
             ctx["obsolescence"] = True
         if "midlife" in entry:
             read = cards_read(session, session["round"])
@@ -500,8 +503,8 @@ def tax_table(collects: dict[str, int]) -> list[dict[str, Any]]:
 
 def failure_seen(game: dict[str, Any], session: dict[str, Any]) -> bool:
     """Has the teacher reached the moment this table's State failed?"""
-    when = failure_moment(game["failed"], game["round"], game.get("history") or [])
-    return when is not None and session_moment(session) >= when
+    when = failure_key(game["failed"], game["round"], game.get("history") or [])
+    return when is not None and session_stage_key(session) >= when
 
 
 def next_label(session: dict[str, Any], tables: list[dict[str, Any]] | None = None) -> str:
@@ -592,7 +595,7 @@ def projector_context(view: dict[str, Any], *, join_url: str = "") -> dict[str, 
         "next_label": next_label(session, tables),
         "seating": seating,
         "session": session,
-        "stage_label": dict(ClassSession.Stage.choices).get(session["stage"], ""),
+        "stage_label": dict(Stage.choices).get(session["stage"], ""),
         "phase_bar": phase_bar(session),
         "rounds": [{"number": n, "current": n == session["round"],
                     "done": n < session["round"],
@@ -602,16 +605,16 @@ def projector_context(view: dict[str, Any], *, join_url: str = "") -> dict[str, 
         "tables": tables,
         "marks": {k: class_mark(k) for k in (data.UPPER, data.MIDDLE, data.WORKING)},
         "grid": len(view["tables"]) > 1,
-        "undone": notices.undone_notice(session),
+        "undone": undo.undone_notice(session),
     }
 
 
 def phone_context(view: dict[str, Any]) -> dict[str, Any]:
     session = view["session"]
     ctx: dict[str, Any] = {"session": session, "seat": view["seat"], "can": view.get("can", {}),
-                           "undone": notices.undone_notice(session)
+                           "undone": undo.undone_notice(session)
                            if (session.get("undone") or {}).get("discarded") else "",
-                           "stage_label": dict(ClassSession.Stage.choices).get(session["stage"])}
+                           "stage_label": dict(Stage.choices).get(session["stage"])}
     game = view.get("game")
     if not game:
         return ctx

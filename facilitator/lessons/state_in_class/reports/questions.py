@@ -157,9 +157,12 @@ def tax_tie_break(story: TableStory) -> Question | None:
     for e in story.history:
         tax = e.get("tax") or {}
         if tax.get("decided_by") in ("tie_break", "drawn"):
-            tally = tax.get("tally") or {}
-            top = max(tally.values())
-            tied = " / ".join(o for o in data.TAX_OPTIONS if tally.get(o) == top)
+            tally = tax.get("tally")
+            if tally is None:  # only the outcome was kept (fewer than 3 ballots)
+                tied = " / ".join((tax.get("ranking") or [[]])[0])
+            else:
+                top = max(tally.values(), default=0)
+                tied = " / ".join(o for o in data.TAX_OPTIONS if tally.get(o) == top)
             return _q("tax-tie-break", story, _(
                 "Round %(round)d: the tax vote was a tie (%(tied)s). The rules give the "
                 "deciding say to the player with the lowest Income; %(winner)s won.") % {

@@ -26,7 +26,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
-from facilitator import charts
+from facilitator.lessons.state_in_class import charts
 from facilitator.log import replay_table
 from facilitator.models import ClassSession, Seat, Table
 from games.state_in_class import data
@@ -366,9 +366,16 @@ def _tax(entry: Mapping[str, Any], players: int) -> dict[str, Any] | None:
     tax = entry.get("tax")
     if not tax or "tally" not in tax:
         return None
-    tally, winner, how = tax["tally"], tax.get("winner"), tax.get("decided_by")
-    top = max(tally.values()) if tally else 0
-    tied = [o for o in data.TAX_OPTIONS if tally.get(o, 0) == top and top > 0]
+    winner, how = tax.get("winner"), tax.get("decided_by")
+    # A count of fewer than 3 ballots keeps only its outcome (the ranking), never a tally.
+    secret = tax["tally"] is None
+    tally = tax["tally"] or {}
+    if secret:
+        ranking = tax.get("ranking") or []
+        tied = list(ranking[0]) if ranking and len(ranking[0]) > 1 else []
+    else:
+        top = max(tally.values()) if tally else 0
+        tied = [o for o in data.TAX_OPTIONS if tally.get(o, 0) == top and top > 0]
     options = ", ".join(tied[:-1]) + " " + _("and") + " " + tied[-1] if len(tied) > 1 else ""
     how_text = {
         "plurality": _("most votes"),
@@ -379,8 +386,9 @@ def _tax(entry: Mapping[str, Any], players: int) -> dict[str, Any] | None:
         "carried_over": _("nobody voted, so the previous tax stayed"),
     }.get(how or "", "")
     return {
-        "tally": [{"option": o, "name": tax_name(o), "votes": tally.get(o, 0),
-                   "won": o == winner} for o in data.TAX_OPTIONS],
+        "tally": None if secret else [{"option": o, "name": tax_name(o),
+                                       "votes": tally.get(o, 0), "won": o == winner}
+                                      for o in data.TAX_OPTIONS],
         "voters": tax.get("voters", 0), "players": players,
         "winner": winner, "winner_label": tax_label(winner) if winner else "",
         "how": how, "how_text": how_text, "tie": how in ("tie_break", "drawn"),
@@ -391,10 +399,11 @@ def _budget(entry: Mapping[str, Any]) -> dict[str, Any] | None:
     budget, split = entry.get("budget"), entry.get("split")
     if not budget and not split:
         return None
+    secret = bool(budget) and budget.get("tally") is None and "ranking" in budget
     tally = (budget or {}).get("tally") or {}
     out: dict[str, Any] = {
-        "tally": [{"service": s, "name": service_name(s), "votes": tally.get(s, 0)}
-                  for s in data.SERVICES],
+        "tally": None if secret else [{"service": s, "name": service_name(s),
+                                       "votes": tally.get(s, 0)} for s in data.SERVICES],
         "voters": (budget or {}).get("voters", 0),
         "tie": any(t.get("kind") == "budget" for t in entry.get("tie_breaks") or []),
     }
@@ -568,7 +577,7 @@ def lesson_story(session: ClassSession, *, chart_size: tuple[int, int] = (360, 2
     students = session.seats.filter(is_bot=False, table__isnull=False).count()
     return LessonStory(
         session=session, title=str(session), date=lesson_date(session),
-        teacher=teacher_name(session.owner), game=str(session.get_game_display()),
+        teacher=teacher_name(session.owner), game=session.game_name,
         students=students, tables=tables)
 
 

@@ -1,0 +1,212 @@
+"""The lesson-module contract: what a game's lesson side gives the platform (docs/modules.md).
+
+The platform (sessions, joining, seats and parties, the teacher's steps, undo and pause, sealed
+ballots, the ledger, the action log, sockets, bots, records, the PDF shell) calls these hooks and
+nothing else of a game. A module subclasses :class:`Lesson` in its own app
+(``facilitator/lessons/<game>/``) and names the instance in its ``AppConfig.lesson``.
+
+Words: a lesson moves through **stages** (the teacher's position in the lesson script: its
+``stage`` and ``round``, and the ``stage_id`` that names the exact moment a screen shows); an
+engine moves through its own **phases**. A phone's action carries the ``stage_id`` it was shown
+and is refused as stale once the lesson has moved on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from django.utils.functional import Promise
+
+from facilitator.seating import SeatingPlan
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from facilitator.models import Bag, ClassSession, Seat, Table, TeacherStep
+
+
+@dataclass(frozen=True)
+class StepPlan:
+    """Where the teacher's "next" takes the lesson.
+
+    ``kind``: "next" moves every table on (the lesson calls :meth:`Lesson.on_step` for each);
+    any other kind (e.g. State in Class's "card", one more Midlife card read aloud) is a step
+    of the script alone: no table changes. ``timer``: seconds of the stage's countdown, or None.
+    """
+
+    stage: str
+    round: int
+    kind: str = "next"
+    timer: int | None = None
+    finished: bool = False
+
+
+@dataclass(frozen=True)
+class Ballot:
+    """A secret ballot the lesson opens at a table: the decision it settles and its options,
+    with each voter's weight where the rules weigh votes (then only the outcome is kept)."""
+
+    decision: str
+    options: list[str]
+    weights: dict[str, int] = field(default_factory=dict)
+
+
+class Lesson:
+    """One game as a class activity. Class attributes describe it; methods are the hooks."""
+
+    game: ClassVar[str]  # the engine's id in ``games.registry`` (and ``ClassSession.game``)
+    name: ClassVar[str | Promise]
+    summary: ClassVar[str | Promise]  # one line on the new-lesson page
+    duration: ClassVar[str | Promise]
+    group_sizes: ClassVar[str | Promise]
+    students_do: ClassVar[str | Promise]
+    credits: ClassVar[str | Promise] = ""  # the game's designers and licence (About page)
+    # False while only the engine exists: offered on the new-lesson page as "in preparation".
+    playable: ClassVar[bool] = True
+    default_options: ClassVar[dict[str, Any]] = {}
+    options_form: ClassVar[Any] = None  # a Form class with the module's lesson options
+    # Template names: "phone" (a student's whole screen), "console" (the teacher's console
+    # below the controls), "progress" (the console's position bar) and the report templates.
+    templates: ClassVar[dict[str, str]] = {}
+    # Messages beyond the platform's own (ballot, refresh), as pydantic models with a
+    # ``type`` literal: a phone's and a teacher's.
+    seat_messages: ClassVar[tuple[type[BaseModel], ...]] = ()
+    teacher_messages: ClassVar[tuple[type[BaseModel], ...]] = ()
+
+    # ------------------------------------------------------------------ setting up
+
+    def check_options(self, options: dict[str, Any]) -> None:
+        """Raise ``ServiceError("bad_options", ...)`` for an option the module cannot run."""
+        unknown = set(options) - set(self.default_options)
+        if unknown:
+            from django.utils.translation import gettext as _
+
+            from facilitator.errors import ServiceError
+
+            raise ServiceError("bad_options", _("Unknown lesson options: %(names)s.")
+                               % {"names": ", ".join(sorted(unknown))})
+
+    def seating(self, students: int, fill: str | None) -> SeatingPlan | None:
+        """How ``students`` sit (``fill``: "bots", "pairs" or None); None if they cannot."""
+        raise NotImplementedError
+
+    def seating_error(self, students: int, fill: str | None) -> str:
+        """Why ``students`` cannot sit that way, for the teacher."""
+        raise NotImplementedError
+
+    def table_config(self, names: list[str], options: dict[str, Any]) -> dict[str, Any]:
+        """The engine config of one table whose players are ``names``."""
+        return {"players": names}
+
+    first_stage: ClassVar[str]  # the stage "start" opens
+    stage_names: ClassVar[dict[str, str | Promise]] = {}  # every stage: its label
+
+    def bot_policy(self, options: dict[str, Any]) -> str:
+        return str(options.get("bot_policy", ""))
+
+    # ------------------------------------------------------------------ the script
+
+    def stage_id(self, session: ClassSession) -> str:
+        """Names the moment of the lesson a screen shows (see the module docstring)."""
+        return f"{session.round}:{session.stage}"
+
+    def on_start(self, table: Table, state: Any, step: TeacherStep) -> Any:
+        """Open what the first stage asks at a new table (e.g. its first ballot)."""
+        return state
+
+    def plan_step(self, session: ClassSession, tables: list[Table],
+                  states: dict[int, Any]) -> StepPlan:
+        """Where "next" goes from here (or raise ``ServiceError`` to refuse, nothing changed)."""
+        raise NotImplementedError
+
+    def on_step(self, table: Table, state: Any, *, before: str, plan: StepPlan,
+                step: TeacherStep) -> Any:
+        """Apply the step at one table (close what the stage left, open what the next one
+        asks, through ``facilitator.services``); returns the table's state."""
+        raise NotImplementedError
+
+    def live(self, state: Any) -> bool:
+        """Whether the table still plays (an ended game is not moved on)."""
+        return True
+
+    def ballot_for(self, session: ClassSession, state: Any) -> Ballot | None:
+        """The secret ballot open at a table at the current stage, if any."""
+        return None
+
+    def ballot_decision(self, session: ClassSession, kind: str) -> str:
+        """A phone may name a ballot by its short kind (e.g. "tax"): the decision id it means
+        now, or ``ServiceError`` ("bad_kind", "vote_closed")."""
+        from django.utils.translation import gettext as _
+
+        from facilitator.errors import ServiceError
+
+        raise ServiceError("bad_kind", _("Unknown vote."))
+
+    def ballot_action(self, decision: str, player: str) -> dict[str, Any]:
+        """The engine action of one receipt (the record rebuilds ballots from receipts)."""
+        return {"type": "ballot", "decision": decision, "player": player}
+
+    def count_action(self, decision: str, result: dict[str, Any]) -> dict[str, Any]:
+        """The engine action of a count; ``result`` is ``{"tally": ...}`` or
+        ``{"outcome": ...}``."""
+        return {"type": "count", "decision": decision, **result}
+
+    # ------------------------------------------------------------------ bots
+
+    def bot_action(self, table: Table, session: ClassSession, state: Any,
+                   seat: Seat) -> dict[str, Any] | None:
+        """The action a bot seat takes now, or None."""
+        return None
+
+    def bot_vote(self, state: Any, seat: Seat, bag: Bag, rng: Any) -> str:
+        """A bot's option in ``bag`` (``rng`` is never stored: see ``services.ballots``)."""
+        return str(rng.choice(bag.options))
+
+    def automatic_action(self, seats: list[Seat], state: Any) -> dict[str, Any] | None:
+        """An action the rules take on their own for a seat that cannot act (e.g. a removed
+        student's turn passes), or None."""
+        return None
+
+    def after_count(self, state: Any, seats: list[Seat]) -> list[int]:
+        """The seats whose screens a count changes (others show the same until the teacher
+        reveals it); their phones are re-rendered."""
+        return [s.pk for s in seats]
+
+    # ------------------------------------------------------------------ screens
+
+    def session_info(self, session: ClassSession) -> dict[str, Any]:
+        """What the screens need of the session beyond the platform's own fields."""
+        return {}
+
+    def seat_info(self, session: ClassSession, seat: Seat, table: Table,
+                  legal: list[dict[str, Any]]) -> dict[str, Any]:
+        """What a seated phone may offer now (``can``) and other per-seat facts."""
+        return {"can": {}}
+
+    def projector_context(self, view: dict[str, Any], *, join_url: str = "") -> dict[str, Any]:
+        raise NotImplementedError
+
+    def phone_context(self, view: dict[str, Any]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def undone_notice(self, session: dict[str, Any]) -> str:
+        """One sentence for the screens: what the last Undo took back ("" if nothing)."""
+        return ""
+
+    # ------------------------------------------------------------------ messages
+
+    def seat_act(self, seat_id: int, message: Any, token_hash: str | None) -> Any:
+        """Run one of the module's ``seat_messages``."""
+        raise NotImplementedError
+
+    def teacher_act(self, session: ClassSession, message: Any) -> None:
+        """Run one of the module's ``teacher_messages``."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ debrief
+
+    def reports(self) -> Any:
+        """The module's debrief (an object with ``class_handout``, ``student_handouts``,
+        ``rounds_csv``, ``results_csv``, ``story`` ...), or None if it has none."""
+        return None

@@ -1,0 +1,12 @@
+"""State in Class seats its class at tables of 6 to 8 players (the rulebook's table)."""
+
+from __future__ import annotations
+
+from facilitator import seating
+from facilitator.seating import SeatingPlan
+
+SMALLEST, LARGEST = 6, 8
+
+
+def plan(students: int, fill: str | None = None) -> SeatingPlan | None:
+    return seating.plan(students, fill, SMALLEST, LARGEST)

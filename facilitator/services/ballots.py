@@ -1,0 +1,141 @@
+"""Secret ballots at a table, keyed by the decision they settle (docs/secrecy.md).
+
+A ballot writes its receipt and its sealed ballot and nothing else: the engine and the
+snapshot stay off the ballot path. The engine meets the bag at the count: its receipts (by
+seat) and its tally, or only its outcome where a full tally could reveal who voted what (fewer
+than ``OUTCOME_ONLY_BELOW`` ballots in the bag, or a weighted ballot); then only the outcome is
+kept, in the action log and in every record.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from facilitator import bags, broadcast
+from facilitator.errors import ServiceError
+from facilitator.lessons.base import Ballot
+from facilitator.log import apply_action, ballots, engine_error, engine_of, load_state
+from facilitator.models import Bag, Table, TableAction, TeacherStep
+from facilitator.services.sessions import last_step
+from facilitator.services.settle import everyone_voted, table_settle, voters
+from facilitator.services.turns import seat_turn
+from games.core import InvalidAction
+
+Actor = TableAction.Actor
+
+# A bag with fewer ballots than this publishes its outcome only: two ballots' tally says how
+# both voted to anyone who knows one of them.
+OUTCOME_ONLY_BELOW = 3
+
+
+def vote_open(table: Table, ballot: Ballot, step: TeacherStep) -> Bag:
+    """Open the bag of ``ballot`` at ``table`` (a teacher's step opens it; undoing the step
+    removes it)."""
+    return bags.bag_open(table=table, decision=ballot.decision, options=list(ballot.options),
+                         weights=ballot.weights, step=step)
+
+
+def vote_close(table: Table, state: Any, decision: str, step: TeacherStep | None,
+               actor: str) -> Any:
+    """Empty the bag of ``decision``: the engine meets its receipts and its count (absentees
+    abstain). The sealed ballots and the key are gone afterwards."""
+    bag = bags.open_bag(table)
+    if bag is None or bag.decision != decision:
+        raise ServiceError("vote_closed", _("This vote is not open."), status=409)
+    key = bags.bag_key(bag)
+    if key is None:
+        raise bags.key_unreachable()
+    engine, lesson = engine_of(table), table.session.lesson
+    names = bags.voter_names(bag)
+    try:
+        state, _e = engine.replay_actions(state, ballots(lesson, decision, names))
+    except InvalidAction as exc:
+        raise engine_error(exc) from None
+    tally = bags.bag_count(bag=bag, key=key, step=step)
+    result: dict[str, Any] = {"tally": tally}
+    if bag.weights or len(names) < OUTCOME_ONLY_BELOW:
+        try:
+            result = {"outcome": engine.ballot_outcome(state, decision, tally)}
+        except InvalidAction as exc:
+            raise engine_error(exc) from None
+    state, _e = apply_action(table, state, lesson.count_action(decision, result), actor=actor,
+                             step=step)
+    return state
+
+
+def ballot_cast(*, seat_id: int, option: Any, kind: Any = None, decision: Any = None,
+                expected: str | None = None, token_hash: str | None = None
+                ) -> dict[str, Any] | None:
+    """Put a token in the bag: the seat's receipt and its option, sealed. Nothing else moves.
+
+    The ballot names its ``decision`` (the bag's id), or the module's short ``kind`` for it
+    (State in Class: "tax", "budget"). ``option`` is the option's index among the bag's
+    options (what phones send: a frame of the same length for every option) or its name.
+    Returns the bag's progress (``{"voted": n, "of": m}``) while it is still open, ``None``
+    once this ballot filled it and it was counted. The voter's phone is not re-rendered for
+    its own ballot: its ``ack`` carries the progress and the phone shows "your token is in the
+    bag" (rendered with the ballot, hidden until then). If the bag's key was lost (the server
+    restarted mid-vote), the bag is reopened empty (committed) and the phone is told to vote
+    again.
+    """
+    with transaction.atomic():
+        progress, asked_again = _ballot(seat_id, kind, decision, option, expected, token_hash)
+    if asked_again:  # raised after the commit: the bag's reopening stays
+        raise ServiceError("vote_restarted", _(
+            "The votes at your table were lost when the server restarted. Please vote "
+            "again."), status=409)
+    return progress
+
+
+def _option_index(options: list[str], option: Any) -> int:
+    if isinstance(option, int) and not isinstance(option, bool) and 0 <= option < len(options):
+        return option
+    if isinstance(option, str) and option in options:
+        return options.index(option)
+    raise ServiceError("bad_option", _("That is not one of the options."))
+
+
+def _ballot(seat_id: int, kind: Any, decision: Any, option: Any, expected: str | None,
+            token_hash: str | None) -> tuple[dict[str, Any] | None, bool]:
+    """The ballot's progress (None: it filled the bag), and whether the bag had lost its key
+    and was reopened, so that the phone must vote again."""
+    seat, table, session, seats = seat_turn(seat_id, expected, token_hash)
+    lesson = session.lesson
+    if decision is None:
+        decision = lesson.ballot_decision(session, kind)
+    elif not isinstance(decision, str):
+        raise ServiceError("bad_kind", _("Unknown vote."))
+    bag = bags.open_bag(table)
+    if bag is None or bag.decision != decision:
+        # Counted already (everyone voted, or the game at this table is over).
+        counted = Bag.objects.filter(table=table, decision=decision,
+                                     receipts__seat=seat).exists()
+        if counted:
+            raise ServiceError("already_voted", _("Your token is already in the bag."),
+                               status=409)
+        if engine_of(table).is_over(load_state(table)):
+            raise ServiceError("game_over", _("The game at your table is over."), status=409)
+        raise ServiceError("vote_closed", _("This vote is not open."), status=409)
+    index = _option_index(bag.options, option)
+    key = bags.bag_key(bag)
+    if key is None:
+        if not bags.key_lost(bag):
+            raise bags.key_unreachable()
+        bags.bag_reopen(bag=bag, reason=bags.LOST)
+        table_settle(table, session, last_step(session), load_state(table), seats)
+        broadcast.refresh(session.pk, [s.pk for s in seats])
+        return None, True
+    bags.bag_cast(bag=bag, seat=seat, index=index, key=key, weight=bags.weight_of(bag, seat))
+    voted = bags.voter_ids(bag)
+    if not everyone_voted(seats, voted):
+        progress = {"voted": len(voted), "of": voters(seats)}
+        broadcast.progress(session.pk, table.number, {"what": "vote", "decision": decision,
+                                                      "bag": bags.generation(bag),
+                                                      **progress})
+        return progress, False
+    state = table_settle(table, session, last_step(session), load_state(table), seats)
+    broadcast.refresh(session.pk, lesson.after_count(state, seats))
+    return None, False

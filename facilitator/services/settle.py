@@ -1,0 +1,84 @@
+"""After every change at a table: bots act, a full bag is counted, the snapshot is saved."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from facilitator import bags
+from facilitator.log import apply_action, load_state, save_state
+from facilitator.models import Bag, ClassSession, Seat, Table, TableAction, TeacherStep
+from facilitator.services.turns import table_seats
+
+Actor = TableAction.Actor
+
+# One bot vote in four is drawn at random among the options, whatever the bot's policy:
+# a policy that always votes the same way could otherwise be subtracted from the tally.
+BOT_VOTE_NOISE = 0.25
+
+
+def table_settle(table: Table, session: ClassSession, step: TeacherStep | None,
+                 state: Any = None, seats: list[Seat] | None = None) -> Any:
+    """Let bots make every decision now due, count a full bag, and save the snapshot."""
+    from facilitator.services.ballots import vote_close
+
+    lesson = session.lesson
+    state = load_state(table) if state is None else state
+    seats = table_seats(table) if seats is None else seats
+    bots = [s for s in seats if s.is_bot]
+    for _round in range(64):  # bounded: each pass makes at least one decision
+        acted = False
+        bag = bags.open_bag(table) if lesson.ballot_for(session, state) is not None else None
+        voted = bags.voter_ids(bag) if bag is not None else set()
+        for seat in bots:
+            if bag is not None:
+                if seat.pk not in voted:
+                    _bot_ballot(bag, state, seat, session)
+                    voted.add(seat.pk)
+                    acted = True
+                continue
+            action = lesson.bot_action(table, session, state, seat)
+            if action is None:
+                continue
+            acted = True
+            state, _e = apply_action(table, state, action, actor=Actor.BOT, seat=seat,
+                                     step=step)
+        if bag is not None and everyone_voted(seats, voted):
+            state = vote_close(table, state, bag.decision, step, Actor.TEACHER)
+            acted = True
+        automatic = lesson.automatic_action(seats, state)
+        if automatic is not None:
+            state, _e = apply_action(table, state, automatic, actor=Actor.TEACHER, step=step)
+            acted = True
+        if not acted:
+            break
+    save_state(table, state)
+    return state
+
+
+def _bot_ballot(bag: Bag, state: Any, seat: Seat, session: ClassSession) -> None:
+    """A bot's token, drawn from randomness that is never stored (the operating system's),
+    so nobody can recompute it from the database and subtract it from the tally."""
+    rng = random.SystemRandom()
+    if rng.random() < BOT_VOTE_NOISE:
+        option = rng.choice(bag.options)
+    else:
+        option = session.lesson.bot_vote(state, seat, bag, rng)
+    key = bags.bag_key(bag)
+    if key is None:
+        raise bags.key_unreachable()
+    bags.bag_cast(bag=bag, seat=seat, index=bag.options.index(option), key=key,
+                  weight=bags.weight_of(bag, seat))
+
+
+def active(seats: list[Seat]) -> list[Seat]:
+    """Who votes at the table: not removed, not sharing another student's phone."""
+    return [s for s in seats if not s.removed and s.shares_id is None]
+
+
+def voters(seats: list[Seat]) -> int:
+    return len(active(seats))
+
+
+def everyone_voted(seats: list[Seat], voted: set[int]) -> bool:
+    return {s.pk for s in active(seats)} <= voted

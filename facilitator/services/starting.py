@@ -1,0 +1,109 @@
+"""Starting a lesson: the class is seated at tables as the module's seating says."""
+
+from __future__ import annotations
+
+import random
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from facilitator import broadcast, clock
+from facilitator.errors import ServiceError
+from facilitator.log import load_state, opening_transfers, record_transfers, save_state
+from facilitator.models import ClassSession, Seat, Table
+from facilitator.services.sessions import locked_session, record_step
+from facilitator.services.settle import table_settle
+from games.core import get_engine
+
+Status = ClassSession.Status
+
+
+@transaction.atomic
+def session_start(*, session: ClassSession, fill: str | None = None,
+                  seed: int | None = None) -> list[Table]:
+    """Seat the class at tables (the module's sizes) and open its first stage. ``fill``:
+    "bots" (bots take the empty places) or "pairs" (some students share a classmate's phone).
+
+    Seating and each table's seed come from ``random.SystemRandom`` unless a ``seed`` is
+    injected (tests, demos), which makes the whole lesson reproducible.
+    """
+    session = locked_session(session)
+    lesson = session.lesson
+    if session.status != Status.LOBBY:
+        raise ServiceError("already_started", _("This lesson has already started."))
+    if fill not in (None, "bots", "pairs"):
+        raise ServiceError("bad_fill", _("Choose bots or pairs."))
+    if fill == "bots" and not session.options.get("bots_allowed", True):
+        raise ServiceError("bots_not_allowed", _("Bots are switched off for this lesson."))
+    students = list(session.seats.filter(removed=False, is_bot=False))
+    if not students:
+        raise ServiceError("empty", _("Nobody has joined yet."))
+    plan = lesson.seating(len(students), fill)
+    if plan is None:
+        raise ServiceError("needs_fill" if fill is None else "cannot_seat",
+                           lesson.seating_error(len(students), fill))
+    rng = random.SystemRandom() if seed is None else random.Random(seed)
+    students.sort(key=lambda s: s.pk)
+    rng.shuffle(students)
+    partners = [students.pop() for _ in range(plan.pairs)]
+    taken = {s.nickname.casefold() for s in students + partners}
+    seats: list[Seat] = list(students)
+    policy = lesson.bot_policy(session.options)
+    for i in range(plan.bots):
+        seats.append(_new_bot(session, taken, i + 1, policy))
+    rng.shuffle(seats)
+    tables: list[Table] = []
+    start = 0
+    shared = iter(partners)
+    engine = get_engine(session.game)
+    for number, size in enumerate(plan.tables, start=1):
+        members = seats[start:start + size]
+        start += size
+        table = Table.objects.create(session=session, number=number, seed=rng.randrange(2**62),
+                                     config={})
+        names = []
+        for position, seat in enumerate(members):
+            seat.table, seat.position = table, position
+            seat.player_name = seat.nickname
+            if not seat.is_bot and (partner := next(shared, None)) is not None:
+                seat.player_name = _unique(f"{seat.nickname} & {partner.nickname}", taken)
+                partner.table, partner.shares, partner.player_name = table, seat, ""
+                partner.save(update_fields=["table", "shares", "player_name"])
+            seat.save(update_fields=["table", "position", "player_name"])
+            names.append(seat.player_name)
+        table.config = lesson.table_config(names, session.options)
+        table.save(update_fields=["config"])
+        state = engine.new_game(table.config, table.seed)
+        record_transfers(table, opening_transfers(table, state), None)
+        save_state(table, state)
+        tables.append(table)
+    before = (session.stage, session.round)
+    session.status, session.stage, session.started_at = (Status.RUNNING, lesson.first_stage,
+                                                         clock.now())
+    session.save(update_fields=["status", "stage", "started_at"])
+    step = record_step(session, "start", *before)
+    for table in tables:
+        state = lesson.on_start(table, load_state(table), step)
+        table_settle(table, session, step, state)
+    broadcast.refresh(session.pk, session.seats.values_list("pk", flat=True))
+    return tables
+
+
+def _unique(name: str, taken: set[str]) -> str:
+    """``name``, or ``name (2)``, ``(3)``… if a classmate is already called that."""
+    candidate, n = name, 1
+    while candidate.casefold() in taken:
+        n += 1
+        candidate = f"{name} ({n})"
+    taken.add(candidate.casefold())
+    return candidate
+
+
+def _new_bot(session: ClassSession, taken: set[str], n: int, policy: str) -> Seat:
+    name = _("Bot %(n)d") % {"n": n}
+    while name.casefold() in taken:
+        n += 1
+        name = _("Bot %(n)d") % {"n": n}
+    taken.add(name.casefold())
+    return Seat.objects.create(session=session, nickname=name, is_bot=True, bot_policy=policy,
+                               joined_at=clock.now())

@@ -1,0 +1,137 @@
+"""The platform runs any lesson module: these tests drive it with a tiny fake game
+(``tests/fakegame``: Coin Jar), never with State in Class."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.test import override_settings
+
+from facilitator import lessons, selectors, services
+from facilitator.log import game_record, ledger_balances, load_state, verify_table
+from facilitator.models import Bag, BallotReceipt, ClassSession, SealedBallot, TableAction
+from facilitator.screens import phone_context, projector_context
+from games.core import replay
+from games.registry import ENGINES
+from tests.facilitator.lesson import fresh, make_teacher
+from tests.fakegame import engine
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def coin_jar(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setitem(ENGINES, engine.GAME_ID, engine)
+    with override_settings(INSTALLED_APPS=[*settings.INSTALLED_APPS, "tests.fakegame"]):
+        lessons.forget()
+        yield
+    lessons.forget()
+
+
+def started(students: int = 3) -> ClassSession:
+    session = services.session_create(owner=make_teacher(), game=engine.GAME_ID)
+    for i in range(students):
+        services.seat_join(code=session.join_code, nickname=f"S{i + 1}")
+    services.session_start(session=fresh(session), seed=7)
+    return fresh(session)
+
+
+def vote(session: ClassSession, options: list[int]) -> None:
+    bag = Bag.objects.get(table__session=session, status=Bag.Status.OPEN)
+    seats = session.seats.filter(is_bot=False).order_by("position")
+    for seat, option in zip(seats, options, strict=False):
+        services.ballot_cast(seat_id=seat.pk, decision=bag.decision, option=option,
+                             expected=fresh(session).stage_id)
+
+
+def counts(session: ClassSession) -> list[dict]:
+    return [a.payload for a in TableAction.objects.filter(table__session=session)
+            .order_by("seq") if a.payload["type"] == "count"]
+
+
+def test_the_new_lesson_page_offers_every_installed_module(client) -> None:
+    client.force_login(make_teacher())
+    page = client.get("/teacher/lessons/new/?game=coin-jar").content.decode()
+    assert "Coin Jar" in page and "State in Class" in page and "In preparation" in page
+    assert 'name="game" value="coin-jar"' in page
+
+
+def test_a_module_that_is_not_playable_yet_cannot_be_created() -> None:
+    with pytest.raises(services.ServiceError) as caught:
+        services.session_create(owner=make_teacher(), game="crisis")
+    assert caught.value.code == "unknown_game"
+
+
+def test_start_seats_the_class_as_the_module_says_and_opens_its_first_ballot() -> None:
+    session = started(3)
+    table = session.tables.get()
+    assert sorted(table.config["players"]) == ["S1", "S2", "S3"]
+    bag = Bag.objects.get(table=table)
+    assert (bag.decision, bag.options, bag.status) == ("1:jar", ["fill", "skip"], "open")
+    assert session.stage == "vote" and session.stage_id == "0:vote"
+
+
+def test_a_full_bag_is_counted_with_its_tally_and_the_ledger_follows_the_engine() -> None:
+    session = started(3)
+    vote(session, [0, 0, 1])  # the last ballot fills the bag: counted at once
+    assert counts(session) == [{"type": "count", "decision": "1:jar",
+                                "tally": {"fill": 2, "skip": 1}}]
+    table = session.tables.get()
+    assert not SealedBallot.objects.exists()
+    assert ledger_balances(table) == engine.balances(load_state(table))
+    assert verify_table(table) == []
+
+
+def test_a_bag_of_fewer_than_three_ballots_keeps_only_its_outcome() -> None:
+    session = started(3)
+    vote(session, [0, 1])  # the third student never votes
+    services.session_advance(session=fresh(session), expected=fresh(session).stage_id)
+    (count,) = counts(session)
+    assert count == {"type": "count", "decision": "1:jar", "outcome": [["fill", "skip"]]}
+    assert "tally" not in str(game_record(session.tables.get()))
+
+
+def test_a_weighted_ballot_keeps_only_its_outcome_everywhere() -> None:
+    session = started(3)
+    vote(session, [1, 1, 1])
+    services.session_advance(session=fresh(session), expected=fresh(session).stage_id)
+    bag = Bag.objects.get(table__session=session, status=Bag.Status.OPEN)
+    assert sorted(bag.weights.values()) == [1, 1, 3]
+    vote(session, [0, 1, 1])  # weights 3 + 1 + 1: the first voter's "fill" outweighs
+    last = counts(session)[-1]
+    assert set(last) == {"type", "decision", "outcome"}
+    state = load_state(session.tables.get())
+    assert state.history[-1]["tally"] is None
+
+
+def test_undoing_a_count_discards_the_votes_and_asks_again() -> None:
+    session = started(3)
+    vote(session, [1, 1])  # the teacher counts: their step's undo reopens the bag
+    services.session_advance(session=fresh(session), expected=fresh(session).stage_id)
+    services.session_undo(session=fresh(session))
+    bag = Bag.objects.get(table__session=session, decision="1:jar")
+    assert bag.status == "open" and bag.reopened == "undo"
+    assert not BallotReceipt.objects.filter(bag=bag).exists()
+
+
+def test_the_record_replays_to_the_lessons_state() -> None:
+    session = started(3)
+    vote(session, [0, 0, 0])
+    table = session.tables.get()
+    replayed = replay(game_record(table))
+    assert engine.to_dict(replayed.state) == engine.to_dict(load_state(table))
+
+
+def test_the_platform_screens_render_the_modules_templates() -> None:
+    session = started(3)
+    seat = session.seats.filter(is_bot=False).first()
+    phone = render_to_string("play/_screen.html",
+                             phone_context(selectors.seat_view(seat)))
+    assert 'name="decision" value="1:jar"' in phone
+    console = render_to_string("facilitator/_console_live.html",
+                               {**projector_context(selectors.projector_view(session)),
+                                "csrf_token": "x"})
+    assert "0 of 3 voted" in console and "Round 0" in console
