@@ -35,8 +35,8 @@ def _send(groups: Iterable[str], message: dict[str, Any]) -> None:
         try:
             async_to_sync(layer.group_send)(group, message)
         except Exception as exc:  # any failure of the layer (Redis down or restarting)
-            # Fix: this runs after the commit, so an exception here reported an action that
-            # had been saved as failed (a 500, or the socket closed with 1011). A message is
+            # This runs after the commit: an exception here must not report a saved action as
+            # failed (a 500, or the socket closed with 1011). A message is
             # only a hint: screens catch up when they reconnect. Log it, and do not try the
             # other groups (they would wait for the same dead server).
             logger.warning("could not tell %s about a change: %r", group, exc)

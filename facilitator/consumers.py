@@ -198,9 +198,9 @@ class LessonConsumer(AsyncJsonWebsocketConsumer):
         try:
             await super().send_json(content, close)
         except Disconnected:
-            # Fix: the phone went away while its screen was being rendered (the class ends,
-            # the wifi drops): daphne refuses to send on the closed socket, and the consumer
-            # died with a traceback in the teacher's terminal. Its goodbye is on its way.
+            # The phone went away while its screen was being rendered (the class ends, the
+            # wifi drops): daphne refuses to send on the closed socket. Its goodbye is on its
+            # way; nothing is logged as an error.
             self.closing = True
 
     async def encode_json(self, content: Any) -> str:
@@ -247,8 +247,7 @@ class SeatConsumer(LessonConsumer):
             await self.tell_console(connected=bool(here))
 
     async def tell_console(self, connected: bool = True) -> None:
-        # Fix: the console shows who is connected, but nothing told it when a phone came or
-        # went: every student who joined showed as offline until the next lesson change.
+        # The console shows who is connected: it is told at once when a phone comes or goes.
         # Performance: a small presence frame, not a re-render of the whole console for every
         # phone that comes or goes (18 % of the school benchmark's CPU went there).
         await self.channel_layer.group_send(broadcast.projector_group(self.seat.session_id),
@@ -269,10 +268,10 @@ class SeatConsumer(LessonConsumer):
 
     def render(self) -> dict[str, Any]:
         with translation.override(self.language):  # the view too: it names the lesson
-            # Fix: the socket kept acting for (and being shown) its seat after the seat was
-            # removed or given to a new phone whenever the "removed" message did not reach it
-            # (a lost channel-layer message, another daphne process): it trusted the token
-            # once. Every render (and every action, in the service) checks the token again.
+            # The socket acts for (and is shown) its seat only while its token still holds
+            # the seat, even if the "removed" message never reaches it (a lost channel-layer
+            # message, another daphne process): every render (and every action, in the
+            # service) checks the token again.
             view = selectors.held_seat_view(self.seat, self.token_hash)
             if view is None:
                 return {"type": "removed", "message": _("You are no longer in this lesson.")}
@@ -329,10 +328,9 @@ class TeacherConsumer(LessonConsumer):
         if self.views is not None:
             self.views.cancel()
 
-    # Fix: the socket trusted the login it was opened with, so after logout an open console
-    # still paused and drove the lesson. The login is checked again before every action and
-    # every view; once it is gone the action is refused and the socket closed (4403: the
-    # page reloads, and the console page asks for the login).
+    # An open console drives the lesson only while its login lasts: the login is checked
+    # again before every action and every view; once it is gone the action is refused and
+    # the socket closed (4403: the page reloads, and the console page asks for the login).
     def logged_in(self) -> bool:
         return still_logged_in(self.session_key, self.user_pk)
 
@@ -398,8 +396,8 @@ class TeacherConsumer(LessonConsumer):
 
     async def lesson_progress(self, event: dict[str, Any]) -> None:
         if "voted" not in event:
-            # Fix: a pact's progress carries no counts ({"what": "pact"} only), so the console
-            # kept showing "0 of 8 have chosen" until the last pact; its view has the counts.
+            # A pact's progress carries no counts ({"what": "pact"} only): the console's view
+            # has them, so it is rendered again.
             self.request_view()
             return
         await self.send_json({"type": "progress", "text": self.progress_text(event),

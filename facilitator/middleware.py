@@ -67,7 +67,7 @@ def _hostname(netloc: str) -> str | None:
 class SameOriginWebsocketMiddleware(BaseMiddleware):
     """Sockets only from this site's own pages: the Origin's host must be the socket's Host.
 
-    Fix: ``AllowedHostsOriginValidator`` compares the Origin with ALLOWED_HOSTS, which is "*"
+    Why: ``AllowedHostsOriginValidator`` compares the Origin with ALLOWED_HOSTS, which is "*"
     in classroom mode (the laptop is reached by whatever address the wifi gives it), so a page
     of any other site could open a lesson socket with the visitor's cookies. Browsers always
     send both headers; a client that sends no Host header is no browser (and not protected

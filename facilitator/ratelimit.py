@@ -44,8 +44,8 @@ def reached(request: HttpRequest, what: str, limit: int) -> bool:
     try:
         return (cache.get(_key(request, what)) or 0) >= limit
     except Exception as exc:  # the cache (Redis) is down or restarting
-        # Fix: a join during a Redis restart answered 500. Without its counter, let the
-        # request go on (the code, the password, the class size are still checked).
+        # A join during a Redis restart is not refused: without its counter, the request goes
+        # on (the code, the password, the class size are still checked).
         logger.warning("rate limit unavailable: %r", exc)
         return False
 

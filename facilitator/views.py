@@ -69,7 +69,7 @@ def join(request: HttpRequest, code: str = "") -> HttpResponse:
         elif form.is_valid():
             code = form.cleaned_data["code"]
             if _holds_seat_in(current, code):
-                # Fix: every join made a new seat, even from a phone already in the lesson.
+                # A phone already in the lesson keeps its seat: no second seat.
                 return redirect("play")
             # The code as typed may hold any character: the cache key carries its hash.
             lesson = hashlib.sha256(services.normalise_code(code).encode()).hexdigest()[:16]

@@ -103,15 +103,15 @@ def new_game(config: Mapping[str, Any], seed: int) -> GameState:
     if len(set(roles_pin.values())) != len(roles_pin):
         raise InvalidConfig(_("'roles' gives the same role to two players."))
     midlife_pin = config.get("midlife_order") or []
-    # Fix (tests/games/test_setup_and_pact.py): a non-string entry such as ["eviction"] made
-    # the dict lookup raise TypeError instead of InvalidConfig.
+    # Every entry is a known card's name: anything else (e.g. ["eviction"]) is InvalidConfig
+    # (tests/games/test_setup_and_pact.py).
     if not isinstance(midlife_pin, list) or any(
             not isinstance(c, str) or c not in data.MIDLIFE_CARDS for c in midlife_pin):
         raise InvalidConfig(_("'midlife_order' must list Midlife card ids."))
     if len(set(midlife_pin)) != len(midlife_pin):
         raise InvalidConfig(_("'midlife_order' lists a card twice."))
-    # Fix (tests/games/test_setup_and_pact.py): start every wallet empty; the bank then pays
-    # the 3 starting coins below. Player() defaults to START_COINS, which gave everyone 6.
+    # Every wallet starts empty and the bank pays the 3 starting coins below (Player()'s own
+    # default is START_COINS; tests/games/test_setup_and_pact.py).
     players = [Player(name=n, seat=i) for i, n in enumerate(names)]
     state = GameState(
         seed=seed, players=players, price=setup.price,
@@ -219,8 +219,8 @@ def levels_sum(state: GameState) -> int:
 def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
     """Apply one decision to a copy of ``state``; the given state is never changed."""
     new = state.clone()
-    # Fix (tests/games/test_views_secrecy.py): some events share lists and dicts with the new
-    # state's history (tally, split, levels, Midlife draws); hand out detached copies.
+    # Events are detached copies: none shares a list or dict with the new state's history
+    # (tally, split, levels, Midlife draws; tests/games/test_views_secrecy.py).
     return new, copy.deepcopy(step(new, action))
 
 

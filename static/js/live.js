@@ -76,8 +76,8 @@ function receive(message) {
   } else if (message.type === "error") {
     const mine = pending && pending.id === message.id;
     // A resent action that had in fact arrived is refused as a duplicate: nothing to report.
-    // Fix: only a ballot was recognised; a resent pact or tie-break showed "You have already
-    // made your pact contribution." / "There is no tie to break." after a reconnect.
+    // A resent ballot, pact or tie-break that the server already has is not shown as an
+    // error after a reconnect.
     const quiet = mine && pending.resent && REPEATED.includes(message.code);
     if (mine) pending = null;
     if (!quiet) showError(message.message);
@@ -154,9 +154,8 @@ document.addEventListener("click", (event) => {
 function swap(html, phase) {
   if (typeof html !== "string") return;
   const focused = document.activeElement && document.activeElement.id;
-  // Fix: the view the socket sends when it (re)connects replaced a ballot the student had
-  // just ticked, and "Put my token in the bag" then stopped at "select an option". Same
-  // moment of the lesson: tick the same options again.
+  // The view the socket sends when it (re)connects keeps what the student had just ticked
+  // (same moment of the lesson: the same options are ticked again).
   const ticked = phase === live.dataset.phase
     ? [...live.querySelectorAll("form input:checked")].map((i) => [i.name, i.value]) : [];
   live.innerHTML = html;
@@ -173,9 +172,7 @@ function swap(html, phase) {
       if (input.value === value && !input.disabled) input.checked = true;
     }
   }
-  // Fix: a phone scrolled down to its ballot's button kept that offset when the next screen
-  // came in, so the student saw the middle of it ("1 of 8 has voted", the final count without
-  // the points). Bring the start of "Now" back into view.
+  // A new screen shows from the start of "Now", whatever the phone was scrolled to.
   const now = live.querySelector("#now");
   if (now && now.getBoundingClientRect().top < 0) window.scrollTo(0, 0);
   startTimer();
@@ -276,8 +273,8 @@ document.addEventListener("submit", (event) => {
   if (open) {
     send(message);
   } else {
-    // Fix: offline, the form post landed on the browser's "no internet" page. Keep the
-    // action instead: it is sent as soon as the phone is back, if that moment of the lesson
+    // Offline, the action is kept (never a form post to the browser's "no internet" page):
+    // it is sent as soon as the phone is back, if that moment of the lesson
     // is still on (resendIfLost), and counted once.
     pending = { id: message.id, message, sentOnThisSocket: false, resent: false };
     showBanner(true);
@@ -288,8 +285,8 @@ document.addEventListener("submit", (event) => {
 // Phones sleep: reconnect as soon as the page is visible or the network is back.
 document.addEventListener("visibilitychange", () => { if (!document.hidden) connect(); });
 window.addEventListener("online", connect);
-// Fix: a phone that loses the wifi keeps a dead socket open until TCP gives up (minutes), and
-// its screen went stale with no warning. Close it now: the banner shows and, once the network
+// A phone that loses the wifi would keep a dead socket open until TCP gives up (minutes): it
+// is closed at once, the banner shows and, once the network
 // is back ("online" above), the phone reconnects and gets a fresh view.
 window.addEventListener("offline", () => { if (socket) socket.close(); });
 

@@ -259,3 +259,28 @@ def test_a_student_in_the_lobby_has_no_table_yet():
     refused("no_table", services.ballot_cast, seat_id=student.pk, kind="tax", option="A")
     refused("no_table", sic_services.pact_submit, seat_id=student.pk, coins=1)
     refused("not_started", services.session_advance, session=session)
+
+
+def test_a_vote_with_fewer_than_three_ballots_publishes_only_its_outcome() -> None:
+    from django.template.loader import render_to_string
+
+    from facilitator import selectors
+    from facilitator.models import TableAction
+    from facilitator.screens import projector_context
+    from tests.facilitator.lesson import advance, all_pacts, humans, started
+
+    session, _tokens = started(6)  # six students: no bots, who would vote too
+    all_pacts(session)
+    for _ in range(3):  # pact -> event -> debate -> tax vote
+        session = advance(session)
+    first, second = humans(session.tables.get())[:2]
+    for voter in (first, second):
+        services.ballot_cast(seat_id=voter.pk, kind="tax", option="C",
+                             expected=session.stage_id)
+    session = advance(session)  # the teacher counts two ballots
+    (count,) = TableAction.objects.filter(payload__type="count")
+    assert count.payload == {"type": "count", "kind": "tax", "outcome": [["C"]]}
+    context = projector_context(selectors.projector_view(session))
+    assert context["tables"][0]["tax_result"]["bars"] is None
+    html = render_to_string("facilitator/_console_live.html", {**context, "csrf_token": "x"})
+    assert "only the result is shown" in html

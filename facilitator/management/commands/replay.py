@@ -33,7 +33,7 @@ class Command(BaseCommand):
         except OSError as exc:
             raise CommandError(f"cannot read {path}: {exc.strerror}") from None
         except UnicodeDecodeError as exc:
-            # Fix: a binary file (or another encoding) ended in a traceback.
+            # A binary file (or another encoding) gets a plain message, not a traceback.
             raise CommandError(f"{path} is not UTF-8 text (byte {exc.start}: {exc.reason}); "
                                "a game record is a JSON file") from None
         try:
@@ -43,12 +43,11 @@ class Command(BaseCommand):
                 f"{path} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
             ) from None
         except RecursionError:
-            # Fix: JSON nested thousands deep ("[[[[...") exhausted the parser's recursion
-            # and ended in a traceback.
+            # JSON nested thousands deep ("[[[[...") exhausts the parser's recursion.
             raise CommandError(f"{path} is nested too deeply to be a game record") from None
         except ValueError as exc:
-            # Fix: a number of more than 4,300 digits raised ValueError (Python's limit on
-            # converting long digit strings), which ended in a traceback.
+            # A number of more than 4,300 digits raises ValueError (Python's limit on
+            # converting long digit strings).
             raise CommandError(f"{path} is not a valid game record: {exc}") from None
         try:
             result = replay(record)
