@@ -217,8 +217,8 @@ _EVENT_FRONTS: Final = {
 SMUGGLING: Final = ("smuggling", 2, 8)
 SMUGGLING_SOURCE: Final = OURS
 SMUGGLING_TEXT: Final = _(
-    "Black market: if only one team sells on the black market this round, it is paid three "
-    "times the black-market price; if two or more teams do, Axia's Financial Status drops 8 "
+    "Black market: if only one player sells on the black market this round, it is paid three "
+    "times the black-market price; if two or more players do, Axia's Financial Status drops 8 "
     "steps at Evaluation.")
 EVENTS: Final = {zone: tuple(replace(c, effects=(*c.effects, SMUGGLING)) for c in deck)
                  for zone, deck in _EVENT_FRONTS.items()}
