@@ -19,11 +19,15 @@ Effects are tuples ``(kind, value)`` or ``(kind, value, arg)``; ``effects.py`` a
 - ``goal n``: this round's Austerity Plan goal changes by n.
 - ``energy n``: every player receives n Energy (Warehouse limits apply).
 - ``penalty n``: every player takes Penalty tiles worth n VP.
+- ``smuggling n m``: the black-market line every Event card carries (``SMUGGLING``), settled
+  at the start of Evaluation: if exactly one player sold on the black market this round, it
+  receives n times its black-market takings again; if two or more did, the Crisis track drops
+  m steps. Nobody who does not sell on the black market is ever touched by it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from games.i18n import _
@@ -106,7 +110,7 @@ class Card:
     source: str = OURS
 
 
-EVENTS: Final = {
+_EVENT_FRONTS: Final = {
     GREEN: (
         Card("export-boom", _("Export boom"),
              _("Foreign buyers are back: every exported token pays 1 more credit this round."),
@@ -204,6 +208,20 @@ EVENTS: Final = {
              (("status", -2),)),
     ),
 }
+# The black-market line printed at the bottom of every Event card (ours): a lone smuggler finds
+# eager buyers and is paid three times the black-market price (twice its takings again); when
+# two or more teams smuggle in the same round the goods flood the market, the Union's
+# inspectors notice and Axia's Financial Status drops 8 steps. It is what makes selling on the
+# black market pay for one team while it ruins Axia when every team does it (balance target 2;
+# docs/engines/crisis.md, Balance).
+SMUGGLING: Final = ("smuggling", 2, 8)
+SMUGGLING_SOURCE: Final = OURS
+SMUGGLING_TEXT: Final = _(
+    "Black market: if only one player sells on the black market this round, it is paid three "
+    "times the black-market price; if two or more players do, Axia's Financial Status drops 8 "
+    "steps at Evaluation.")
+EVENTS: Final = {zone: tuple(replace(c, effects=(*c.effects, SMUGGLING)) for c in deck)
+                 for zone, deck in _EVENT_FRONTS.items()}
 EVENT_CARDS: Final = {c.id: c for cards in EVENTS.values() for c in cards}
 EVENT_ZONE: Final = {c.id: z for z, cards in EVENTS.items() for c in cards}
 

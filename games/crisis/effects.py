@@ -31,6 +31,29 @@ def set_mods(state: GameState, event: str | None) -> None:
             outputs[effect[2]] = outputs.get(effect[2], 0) + value
         elif kind == "black_market_limit":
             state.mods["black_market_limit"] = value
+        elif kind == "smuggling":
+            state.mods["smuggling"] = {"premium": value, "crackdown": effect[2]}
+
+
+def settle_black_market(state: GameState, events: list[Event]) -> None:
+    """The Event's black-market line, at the start of Evaluation: the only player who sold on
+    the black market this round receives ``premium`` times its takings again; two or more
+    sellers move the Crisis track ``crackdown`` steps down. No seller: nothing happens."""
+    line = state.mods.get("smuggling")
+    sellers = [p for p in state.players if any(p.black_market.values())]
+    if not line or not sellers:
+        return
+    settled: dict[str, Any] = {"sellers": [p.name for p in sellers], "premium": 0,
+                               "crackdown": 0}
+    if len(sellers) == 1:
+        p = sellers[0]
+        takings = sum(2 * ops.export_credits(state, r) * n for r, n in p.black_market.items())
+        settled["premium"] = line["premium"] * takings
+        ops.transfer(state, events, p, settled["premium"], "black-market", premium=True)
+    else:
+        settled["crackdown"] = line["crackdown"]
+        move_status(state, events, -line["crackdown"], "black-market")
+    state.current["black_market_line"] = settled
 
 
 def resolve_event(state: GameState, events: list[Event], event: str) -> None:

@@ -54,7 +54,9 @@ def next_placer(state: GameState) -> str | None:
 
 
 def evaluate(state: GameState, events: list[Event]) -> None:
-    """Phase 5, then the end of the game or the End of the Round and the next round."""
+    """Phase 5 (after the Event's black-market line), then the end of the game or the End of
+    the Round and the next round."""
+    effects.settle_black_market(state, events)
     goal = ops.goal(state)
     diffs = {p.name: p.vp - goal for p in state.players}
     delta = sum(diffs.values())

@@ -103,8 +103,9 @@ def black_market_pairs(*, games: int, seed: int, players: int = 4,
                        difficulty: str = data.MEDIUM) -> dict[str, Any]:
     """Target 2 as paired games: every seed is played once with every team sensible and once
     with the first seat greedy (then once with every seat greedy). ``gain``: the first seat's
-    mean score difference; ``gain_both_survive``: the same over the seeds where Axia survives
-    both games; ``bankruptcies_caused``: seeds (in %) where only the game with the greedy seat
+    mean score difference (``gain_se``: its standard error over the seeds);
+    ``gain_both_survive``: the same over the seeds where Axia survives both games;
+    ``bankruptcies_caused``: seeds (in %) where only the game with the greedy seat
     goes bankrupt; ``extra_credits`` and ``vp_lost``: the first seat's mean difference in final
     credits and VP (before the credits exchange); ``tokens``: tokens it sold on the black market
     per game; ``ratio``: bankruptcies with every seat greedy over all honest."""
@@ -131,6 +132,7 @@ def black_market_pairs(*, games: int, seed: int, players: int = 4,
     rates = {k: 100.0 * v / games for k, v in bankrupt.items()}
     return {
         "games": games, "gain": statistics.mean(gains),
+        "gain_se": statistics.stdev(gains) / len(gains) ** 0.5 if len(gains) > 1 else 0.0,
         "gain_both_survive": statistics.mean(both) if both else 0.0,
         "bankruptcies_caused": 100.0 * caused / games,
         "extra_credits": statistics.mean(credits), "vp_lost": statistics.mean(vp),
@@ -199,7 +201,8 @@ def balance_targets(*, games: int, seed: int, quick: bool = False) -> dict[str, 
     gain = pairs["gain"]
     targets["2a. one black-marketeer gains VP"] = {
         "figure": round(gain, 1), "band": "> 0 VP", "met": gain > 0,
-        "detail": (f"{pairs['gain_both_survive']:+.1f} VP when Axia survives both games; "
+        "detail": (f"standard error {pairs['gain_se']:.2f} VP over {pairs['games']} seeds; "
+                   f"{pairs['gain_both_survive']:+.1f} VP when Axia survives both games; "
                    f"{pairs['bankruptcies_caused']:.0f} % of seeds bankrupt only with it; "
                    f"{pairs['tokens']:.1f} tokens sold, {pairs['vp_lost']:.1f} VP lost, "
                    f"{pairs['extra_credits']:+.1f} credits at the end")}

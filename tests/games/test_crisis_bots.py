@@ -56,7 +56,9 @@ def test_balance_targets_name_every_target_with_figure_band_and_verdict():
 
 def test_paired_black_market_games_count_what_the_greedy_seat_sold_and_lost():
     pairs = black_market_pairs(games=3, seed=4, players=3)
-    assert pairs["tokens"] > 0 and pairs["vp_lost"] > 0
+    assert pairs["tokens"] > 0
+    assert {"gain", "gain_both_survive", "vp_lost", "extra_credits"} <= set(pairs)
+    assert pairs["gain_se"] > 0
     rates = pairs["bankrupt_pct"]
     assert pairs["ratio"] == rates["everyone"] / max(rates["honest"], 0.1)
     assert 0 <= pairs["bankruptcies_caused"] <= 100
