@@ -31,6 +31,9 @@ class SeatingPlan:
     tables: list[int]  # seats per table
     bots: int = 0  # bot seats added
     pairs: int = 0  # seats shared by two students
+    # Seats per engine player: 1, or a team's size (consecutive seats of a table form a team;
+    # ``facilitator.parties``).
+    party_size: int = 1
 
     @property
     def seats(self) -> int:

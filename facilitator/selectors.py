@@ -14,7 +14,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
-from facilitator import bags, presence
+from facilitator import bags, parties, presence
 from facilitator.errors import ServiceError
 from facilitator.log import engine_of, load_view_state
 from facilitator.models import Bag, ClassSession, Seat, Table
@@ -129,6 +129,13 @@ def _seat_view(seat: Seat) -> dict[str, Any]:
     view["seat"]["table"] = table.number
     view["table"] = {"number": table.number, "seats": _roster(table),
                      **open_bag_info(table)}
+    team = parties.members(table.seats.all(), seat.player_name) if seat.shares_id is None else []
+    if len(team) > 1:  # a team: its members, and who is captain this round
+        captain = parties.captain(team, session.round)
+        view["seat"]["party"] = {"name": seat.player_name,
+                                 "members": [m.nickname for m in team],
+                                 "captain": captain.nickname if captain else None,
+                                 "is_captain": captain == seat}
     if seat.shares_id is None:
         view["game"] = engine.player_view(state, seat.player_name)
         extra = session.lesson.seat_info(session, seat, table, view["game"]["legal_actions"])

@@ -87,13 +87,21 @@ class Lesson:
             raise ServiceError("bad_options", _("Unknown lesson options: %(names)s.")
                                % {"names": ", ".join(sorted(unknown))})
 
-    def seating(self, students: int, fill: str | None) -> SeatingPlan | None:
-        """How ``students`` sit (``fill``: "bots", "pairs" or None); None if they cannot."""
+    def seating(self, students: int, fill: str | None,
+                options: dict[str, Any]) -> SeatingPlan | None:
+        """How ``students`` sit (``fill``: "bots", "pairs" or None; ``options``: the lesson's);
+        None if they cannot. A plan with ``party_size`` > 1 seats them in teams."""
         raise NotImplementedError
 
-    def seating_error(self, students: int, fill: str | None) -> str:
+    def seating_error(self, students: int, fill: str | None, options: dict[str, Any]) -> str:
         """Why ``students`` cannot sit that way, for the teacher."""
         raise NotImplementedError
+
+    def party_name(self, index: int) -> str:
+        """The engine name of a table's ``index``-th team (0-based), when seats sit in teams."""
+        from django.utils.translation import gettext as _
+
+        return _("Team %(n)d") % {"n": index + 1}
 
     def table_config(self, names: list[str], options: dict[str, Any]) -> dict[str, Any]:
         """The engine config of one table whose players are ``names``."""

@@ -14,7 +14,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from facilitator import bags, broadcast
+from facilitator import bags, broadcast, parties
 from facilitator.errors import ServiceError
 from facilitator.lessons.base import Ballot
 from facilitator.log import apply_action, ballots, engine_error, engine_of, load_state
@@ -120,6 +120,10 @@ def _ballot(seat_id: int, kind: Any, decision: Any, option: Any, expected: str |
             raise ServiceError("game_over", _("The game at your table is over."), status=409)
         raise ServiceError("vote_closed", _("This vote is not open."), status=409)
     index = _option_index(bag.options, option)
+    team = parties.members(seats, seat.player_name)
+    if len(team) > 1 and bags.voter_ids(bag) & {m.pk for m in team}:
+        raise ServiceError("already_voted", _("Your team's token is already in the bag."),
+                           status=409)
     key = bags.bag_key(bag)
     if key is None:
         if not bags.key_lost(bag):

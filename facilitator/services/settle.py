@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from facilitator import bags
+from facilitator import bags, parties
 from facilitator.log import apply_action, load_state, save_state
 from facilitator.models import Bag, ClassSession, Seat, Table, TableAction, TeacherStep
 from facilitator.services.turns import table_seats
@@ -30,13 +30,19 @@ def table_settle(table: Table, session: ClassSession, step: TeacherStep | None,
         acted = False
         bag = bags.open_bag(table) if lesson.ballot_for(session, state) is not None else None
         voted = bags.voter_ids(bag) if bag is not None else set()
+        groups = parties.parties(seats)
         for seat in bots:
+            group = groups.get(seat.player_name, [seat])
             if bag is not None:
-                if seat.pk not in voted:
+                # One token per party; a team votes by its bots only if all its members are.
+                if (all(m.is_bot for m in group) and seat == group[0]
+                        and not any(m.pk in voted for m in group)):
                     _bot_ballot(bag, state, seat, session)
                     voted.add(seat.pk)
                     acted = True
                 continue
+            if len(group) > 1 and parties.captain(group, session.round) != seat:
+                continue  # a team's moves are its captain's
             action = lesson.bot_action(table, session, state, seat)
             if action is None:
                 continue
@@ -71,14 +77,12 @@ def _bot_ballot(bag: Bag, state: Any, seat: Seat, session: ClassSession) -> None
                   weight=bags.weight_of(bag, seat))
 
 
-def active(seats: list[Seat]) -> list[Seat]:
-    """Who votes at the table: not removed, not sharing another student's phone."""
-    return [s for s in seats if not s.removed and s.shares_id is None]
-
-
 def voters(seats: list[Seat]) -> int:
-    return len(active(seats))
+    """How many tokens the table's bag takes: one per party (``facilitator.parties``)."""
+    return len(parties.parties(seats))
 
 
 def everyone_voted(seats: list[Seat], voted: set[int]) -> bool:
-    return {s.pk for s in active(seats)} <= voted
+    """Every party has its token in the bag."""
+    return all(any(m.pk in voted for m in group)
+               for group in parties.parties(seats).values())

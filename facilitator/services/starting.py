@@ -38,10 +38,10 @@ def session_start(*, session: ClassSession, fill: str | None = None,
     students = list(session.seats.filter(removed=False, is_bot=False))
     if not students:
         raise ServiceError("empty", _("Nobody has joined yet."))
-    plan = lesson.seating(len(students), fill)
+    plan = lesson.seating(len(students), fill, session.options)
     if plan is None:
         raise ServiceError("needs_fill" if fill is None else "cannot_seat",
-                           lesson.seating_error(len(students), fill))
+                           lesson.seating_error(len(students), fill, session.options))
     rng = random.SystemRandom() if seed is None else random.Random(seed)
     students.sort(key=lambda s: s.pk)
     rng.shuffle(students)
@@ -61,10 +61,16 @@ def session_start(*, session: ClassSession, fill: str | None = None,
         start += size
         table = Table.objects.create(session=session, number=number, seed=rng.randrange(2**62),
                                      config={})
-        names = []
+        names: list[str] = []
         for position, seat in enumerate(members):
             seat.table, seat.position = table, position
             seat.player_name = seat.nickname
+            if plan.party_size > 1:  # a team: consecutive seats play one engine player
+                seat.player_name = lesson.party_name(position // plan.party_size)
+                seat.save(update_fields=["table", "position", "player_name"])
+                if seat.player_name not in names:
+                    names.append(seat.player_name)
+                continue
             if not seat.is_bot and (partner := next(shared, None)) is not None:
                 seat.player_name = _unique(f"{seat.nickname} & {partner.nickname}", taken)
                 partner.table, partner.shares, partner.player_name = table, seat, ""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from facilitator import parties
 from facilitator.errors import ServiceError
 from facilitator.models import ClassSession, Seat, Table
 
@@ -15,9 +16,12 @@ def table_seats(table: Table) -> list[Seat]:
     return sorted(table.seats.all(), key=lambda s: s.position or 0)
 
 
-def seat_turn(seat_id: int, expected: str | None, token_hash: str | None = None
-               ) -> tuple[Seat, Table, ClassSession, list[Seat]]:
+def seat_turn(seat_id: int, expected: str | None, token_hash: str | None = None, *,
+              captain_only: bool = False) -> tuple[Seat, Table, ClassSession, list[Seat]]:
     """Lock the seat's table; read the session, and the table's seats as they are now.
+
+    ``captain_only``: the action is a party's move, which only its captain this round makes
+    (``facilitator.parties``; a party of one is always its own captain).
 
     Two statements (performance, docs/performance.md): the table is locked together with its
     session (``FOR UPDATE OF`` the table only), then its seats are read under that lock (the
@@ -44,6 +48,9 @@ def seat_turn(seat_id: int, expected: str | None, token_hash: str | None = None
     if expected is not None and expected != session.stage_id:
         raise ServiceError("stale", _("That moment of the game is over; your screen has been "
                                       "updated."), status=409)
+    if captain_only and not parties.is_captain(seat, seats, session.round):
+        raise ServiceError("not_captain", _("Your team's captain makes this move this round."),
+                           status=403)
     return seat, table, session, seats
 
 

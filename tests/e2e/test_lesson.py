@@ -55,7 +55,7 @@ def assert_private(teacher: Page, phones: list[Page], frames: list[dict[str, Any
     """
     for frame in frames:
         if frame.get("type") == "progress":
-            assert set(frame) <= {"type", "text", "table", "what", "kind", "voted", "of",
+            assert set(frame) <= {"type", "text", "table", "what", "decision", "voted", "of",
                                   "bag"}, frame
         if frame.get("type") != "view" or frame["view"]["session"]["stage"] == "final":
             continue

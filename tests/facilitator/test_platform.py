@@ -135,3 +135,61 @@ def test_the_platform_screens_render_the_modules_templates() -> None:
                                {**projector_context(selectors.projector_view(session)),
                                 "csrf_token": "x"})
     assert "0 of 3 voted" in console and "Round 0" in console
+
+
+def teams_of_two(students: int = 4) -> ClassSession:
+    session = services.session_create(owner=make_teacher(), game=engine.GAME_ID,
+                                      options={"team_size": 2})
+    for i in range(students):
+        services.seat_join(code=session.join_code, nickname=f"S{i + 1}")
+    services.session_start(session=fresh(session), seed=7)
+    return fresh(session)
+
+
+def test_seats_can_sit_in_teams_that_play_one_engine_player() -> None:
+    session = teams_of_two(4)
+    table = session.tables.get()
+    assert table.config == {"players": ["Team 1", "Team 2"]}
+    names = sorted(session.seats.values_list("player_name", flat=True))
+    assert names == ["Team 1", "Team 1", "Team 2", "Team 2"]
+    seat = session.seats.order_by("position").first()
+    party = selectors.seat_view(seat)["seat"]["party"]
+    assert party["name"] == "Team 1" and len(party["members"]) == 2
+
+
+def test_a_team_puts_one_token_in_the_bag() -> None:
+    session = teams_of_two(4)
+    first, mate = session.seats.filter(player_name="Team 1").order_by("position")
+    bag = Bag.objects.get(table__session=session)
+    services.ballot_cast(seat_id=first.pk, decision=bag.decision, option=0)
+    with pytest.raises(services.ServiceError) as caught:
+        services.ballot_cast(seat_id=mate.pk, decision=bag.decision, option=1)
+    assert caught.value.code == "already_voted"
+    other = session.seats.filter(player_name="Team 2").first()
+    progress = services.ballot_cast(seat_id=other.pk, decision=bag.decision, option=0)
+    assert progress is None  # two teams, two tokens: the bag is full and counted
+    assert counts(session)[0]["outcome"] == [["fill"]]  # 2 ballots: the outcome only
+
+
+def test_a_teams_captain_rotates_by_round_and_skips_an_absent_member() -> None:
+    from facilitator import parties
+
+    session = teams_of_two(4)
+    team = parties.members(session.tables.get().seats.all(), "Team 1")
+    online = {s.pk for s in team}
+    assert parties.captain(team, 1, online) == team[0]
+    assert parties.captain(team, 2, online) == team[1]
+    assert parties.captain(team, 2, {team[0].pk}) == team[0]  # the round's captain is away
+    assert parties.captain(team, 2, set()) == team[1]  # nobody on a socket: the rotation
+
+
+def test_a_move_for_the_captain_is_refused_to_a_teammate() -> None:
+    from facilitator import parties
+
+    session = teams_of_two(4)
+    team = parties.members(session.tables.get().seats.all(), "Team 1")
+    captain = parties.captain(team, session.round)
+    mate = next(s for s in team if s != captain)
+    with pytest.raises(services.ServiceError) as caught:
+        services.seat_turn(mate.pk, None, captain_only=True)
+    assert caught.value.code == "not_captain"

@@ -24,16 +24,23 @@ class CoinJarLesson(Lesson):
     duration = "2 rounds"
     group_sizes = "One table of 3 to 8"
     students_do = "Vote in secret on filling a jar."
-    default_options = {"bots_allowed": True}
+    default_options = {"bots_allowed": True, "team_size": 1}
     templates = {"phone": "coin_jar/phone.html", "console": "coin_jar/console.html",
                  "progress": "coin_jar/progress.html"}
     first_stage = VOTE
     stage_names = {"lobby": "Lobby", VOTE: "Vote", FINAL: "The end"}
 
-    def seating(self, students: int, fill: str | None) -> SeatingPlan | None:
-        return plan(students, fill, 3, 8)
+    def seating(self, students: int, fill: str | None,
+                options: dict[str, Any]) -> SeatingPlan | None:
+        """One table of 3 to 8 seats; with the option ``team_size``, teams of that many."""
+        size = int(options.get("team_size", 1))
+        seated = plan(students, fill if size == 1 else "bots", 3, 8)
+        if seated is None or size == 1:
+            return seated
+        seats = seated.seats + (-seated.seats) % size  # bots complete the last team
+        return SeatingPlan([seats], bots=seats - students, party_size=size)
 
-    def seating_error(self, students: int, fill: str | None) -> str:
+    def seating_error(self, students: int, fill: str | None, options: dict[str, Any]) -> str:
         return f"{students} students cannot sit at one table of 3 to 8."
 
     def on_start(self, table: Table, state: Any, step: TeacherStep) -> Any:

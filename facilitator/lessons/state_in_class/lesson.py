@@ -53,10 +53,11 @@ class StateInClassLesson(Lesson):
         if options["bot_policy"] not in policies.POLICIES:
             raise ServiceError("bad_options", _("Unknown bot behaviour."))
 
-    def seating(self, students: int, fill: str | None) -> SeatingPlan | None:
+    def seating(self, students: int, fill: str | None,
+                options: dict[str, Any]) -> SeatingPlan | None:
         return seating.plan(students, fill)
 
-    def seating_error(self, students: int, fill: str | None) -> str:
+    def seating_error(self, students: int, fill: str | None, options: dict[str, Any]) -> str:
         if fill is None:
             return ngettext(
                 "%(n)d student cannot be split into tables of 6 to 8. Fill the gaps with "
