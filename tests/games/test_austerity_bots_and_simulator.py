@@ -70,7 +70,7 @@ def fake_simulate(*, games, seed, policy="sensible", **config):
     rate = 0.1 if policy == "random" else 0.6
     return {"games": games, "seed": seed, "policy": policy, "config": config, "won": 1,
             "lost": 1, "unfinished": 0, "win_rate": rate, "reasons": {}, "years": {4: 2},
-            "mean_years": 4.0, "within_3_12": 1.0}
+            "mean_years": 4.0, "within_3_12": 1.0, "before_3": 0.0}
 
 
 PLAY = """
