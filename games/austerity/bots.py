@@ -17,6 +17,10 @@ draws its own chance from the ``random.Random`` it is given.
   Popularity).
 - ``cautious``: ``sensible`` that never takes optional actions (a baseline for the balance
   report: how much the actions are worth).
+
+``sensible`` plays every scenario with its own weights (``SCENARIO_WEIGHTS`` over
+``WEIGHTS``); ``weighted(**changes)`` is ``sensible`` with changes on top of those (the balance
+page's measurements, e.g. ``weighted(taxes_per_year=2)``).
 """
 
 from __future__ import annotations
@@ -79,7 +83,11 @@ SCENARIO_WEIGHTS: dict[str, dict[str, float]] = {
     data.ECONOMIC_CRASH: {},
     data.OLYMPICS: {"crime_cap": 0},
     data.ORGANISED_CRIME: {"crime_cap": 0, "debt": 1.5},
-    data.WAR_FOOTING: {"crime_cap": 5, "debt": 1.5, "income": 0.5, "funded": 2.0},
+    # War Footing (tuned by simulation, see the balance page): the tracks weigh more than the
+    # cubes; Borrow once at the start of every year (its Income is in the bag next year); Cuts
+    # are taken, not sent back into the bag; only _plan's actions are taken.
+    data.WAR_FOOTING: {"low": 20.0, "high": 1.0, "debt": 1.5, "helpers": 0.0, "funded": 1.0,
+                       "crime_cap": 4, "lookahead": 0, "borrow_start": 1, "kick": 0},
 }
 
 
@@ -181,7 +189,12 @@ def _plan(state: GameState, legal: list[Action], w: dict[str, float]) -> Action 
       Economic Crash and War Footing (Organised Crime's win is no Crime; the Olympics start
       with low Public Safety);
     - Olympics: once the Debt is paid off (or from year 5), Income goes to the Olympics box
-      (a drawn cube, or Finance the Olympics from the Treasury) until it holds enough.
+      (a drawn cube, or Finance the Olympics from the Treasury) until it holds enough;
+    - Borrow ``borrow_start`` times at the start of every year (War Footing: its Income is in
+      the bag the next year).
+
+    ``sensible_policy`` never offers Raise Taxes to the plan or the lookahead before year
+    ``tax_from`` nor after ``taxes_per_year`` of them in a year (both off by default).
     """
     actions = {a["choice"] for a in legal if a["type"] == "action"}
     feed = sorted(c for c in actions if c.startswith(data.FEED_WAR))
