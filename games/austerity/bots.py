@@ -58,15 +58,15 @@ WEIGHTS: dict[str, float] = {
     "cuts": 0.6,  # per institution, times its Cuts step squared
     "pending_cuts": 1.5,  # a Cuts decision waiting
     "kick": 1.0,  # 1: Borrow + Pay Loan to send a Debt cube due for Cuts back to the bag
-    "mid_tax": 1,  # 1: Economic Crash, Raise Taxes mid-year while Income is short
+    "mid_tax": 1,  # 1: with the debt plan, Raise Taxes mid-year while Income is short
     "mid_tax_short": 0,  # short = 2 x Debt in play - Income in play and in the Treasury
     "mid_tax_cap": 12,  # and while fewer Crime cubes than this are in play
     "floor": 3,  # an action's track cost never takes a track below this (policy faces)
     "margin": 0.5,  # an action must score at least this much better than not acting
     "crime_cap": 7,  # Raise Taxes at the start of a year while fewer Crime cubes are in play
-    "pay": 1,  # Pay Loan whenever possible: 1 in Economic Crash, 2 in every scenario
-    "to_used": 1,  # 1: Income cubes go to Used (back in the bag next year) in Economic Crash
-    "tax_safety": 3,  # and only while Public Safety is at least this
+    "pay": 1,  # Pay Loan whenever possible: 1 with the debt plan, 2 in every scenario
+    "to_used": 1,  # 1: with the debt plan, drawn Income cubes go to Used (back in the bag)
+    "tax_safety": 3,  # Raise Taxes (start of a year, mid-year) only while Public Safety >= this
     "olympics_from": 5,  # Olympics: from this year on, Income goes to the box even with Debt
     "funded": 0.0,  # each Income cube on an institution (it goes back into the bag)
     "lookahead": 1,  # 1: also take an action the one-step lookahead likes; 0: only _plan's
@@ -74,7 +74,7 @@ WEIGHTS: dict[str, float] = {
     "borrow_start": 0,  # Borrow this many times at the start of every year (Income next year)
     "tax_from": 1,  # no Raise Taxes before this year (a measurement: see the balance page)
     "taxes_per_year": 99,  # at most this many Raise Taxes a year
-    "ec": 0,  # 1: play the Economic Crash's debt strategy (pay, taxes) in this scenario too
+    "ec": 0,  # 1: the debt plan (pay, taxes) in any scenario; it is always on in Economic Crash
 }
 
 
