@@ -17,6 +17,10 @@ draws its own chance from the ``random.Random`` it is given.
   Popularity).
 - ``cautious``: ``sensible`` that never takes optional actions (a baseline for the balance
   report: how much the actions are worth).
+
+``sensible`` plays every scenario with its own weights (``SCENARIO_WEIGHTS`` over
+``WEIGHTS``); ``weighted(**changes)`` is ``sensible`` with changes on top of those (the balance
+page's measurements, e.g. ``weighted(taxes_per_year=2)``).
 """
 
 from __future__ import annotations
@@ -54,17 +58,42 @@ WEIGHTS: dict[str, float] = {
     "cuts": 0.6,  # per institution, times its Cuts step squared
     "pending_cuts": 1.5,  # a Cuts decision waiting
     "kick": 1.0,  # 1: Borrow + Pay Loan to send a Debt cube due for Cuts back to the bag
-    "mid_tax": 1,  # 1: Economic Crash, Raise Taxes mid-year while Income is short
+    "mid_tax": 1,  # 1: with the debt plan, Raise Taxes mid-year while Income is short
     "mid_tax_short": 0,  # short = 2 x Debt in play - Income in play and in the Treasury
     "mid_tax_cap": 12,  # and while fewer Crime cubes than this are in play
     "floor": 3,  # an action's track cost never takes a track below this (policy faces)
     "margin": 0.5,  # an action must score at least this much better than not acting
     "crime_cap": 7,  # Raise Taxes at the start of a year while fewer Crime cubes are in play
-    "pay": 1,  # Pay Loan whenever possible: 1 in Economic Crash, 2 in every scenario
-    "to_used": 1,  # 1: Income cubes go to Used (back in the bag next year) in Economic Crash
-    "tax_safety": 3,  # and only while Public Safety is at least this
+    "pay": 1,  # Pay Loan whenever possible: 1 with the debt plan, 2 in every scenario
+    "to_used": 1,  # 1: with the debt plan, drawn Income cubes go to Used (back in the bag)
+    "tax_safety": 3,  # Raise Taxes (start of a year, mid-year) only while Public Safety >= this
     "olympics_from": 5,  # Olympics: from this year on, Income goes to the box even with Debt
+    "funded": 0.0,  # each Income cube on an institution (it goes back into the bag)
+    "lookahead": 1,  # 1: also take an action the one-step lookahead likes; 0: only _plan's
+    "last_tax": 1,  # 1: with the debt strategy, Raise Taxes before the last pair (see _plan)
+    "borrow_start": 0,  # Borrow this many times at the start of every year (Income next year)
+    "tax_from": 1,  # no Raise Taxes before this year (a measurement: see the balance page)
+    "taxes_per_year": 99,  # at most this many Raise Taxes a year
+    "ec": 0,  # 1: the debt plan (pay, taxes) in any scenario; it is always on in Economic Crash
 }
+
+
+# Each scenario's changes to WEIGHTS (its goal asks for another strategy: see _plan).
+SCENARIO_WEIGHTS: dict[str, dict[str, float]] = {
+    data.ECONOMIC_CRASH: {},
+    data.OLYMPICS: {"crime_cap": 0},
+    data.ORGANISED_CRIME: {"crime_cap": 0, "debt": 1.5},
+    # War Footing (tuned by simulation, see the balance page): the tracks weigh more than the
+    # cubes; Borrow once at the start of every year (its Income is in the bag next year); Cuts
+    # are taken, not sent back into the bag; only _plan's actions are taken.
+    data.WAR_FOOTING: {"low": 20.0, "high": 1.0, "debt": 1.5, "helpers": 0.0, "funded": 1.0,
+                       "crime_cap": 4, "lookahead": 0, "borrow_start": 1, "kick": 0},
+}
+
+
+def weights_for(state: GameState, changes: dict[str, float] | None = None) -> dict[str, float]:
+    """The weights of ``sensible`` in this game's scenario (with ``changes`` on top)."""
+    return {**WEIGHTS, **SCENARIO_WEIGHTS.get(state.scenario, {}), **(changes or {})}
 
 
 def _track_value(level: int, w: dict[str, float]) -> float:
@@ -82,6 +111,7 @@ def score(state: GameState, w: dict[str, float] = WEIGHTS) -> float:
     value += (-w["debt"] * debt - w["crime"] * crime - w["crime2"] * crime * crime
               + w["treasury"] * state.treasury + w["income"] * income)
     value += w["helpers"] * (state.bag[data.SECURITY] + state.bag[data.WELFARE])
+    value += w["funded"] * sum(m.funded for m in state.institutions.values())
     value -= sum(w["cuts"] * m.cuts ** 2 for m in state.institutions.values())
     value += 1.5 * (len(state.institutions) - len(data.BOARD_INSTITUTIONS))
     if state.stage == CUTS:
@@ -109,8 +139,13 @@ def _best(state: GameState, actions: list[Action], rng: random.Random,
 
 
 def sensible_policy(state: GameState, rng: random.Random, act: bool = True,
-                    w: dict[str, float] = WEIGHTS) -> Action:
+                    w: dict[str, float] | None = None) -> Action:
+    if w is None:
+        w = weights_for(state)
     legal = legal_actions(state, PLAYER)
+    taxed = sum(1 for line in state.this_year["log"] if line.get("choice") == data.RAISE_TAXES)
+    if state.year < w["tax_from"] or taxed >= w["taxes_per_year"]:
+        legal = [a for a in legal if a != _action(data.RAISE_TAXES)]
     main = [a for a in legal if a["type"] != "action"]
     if state.stage == POLICY:
         return {"type": POLICY, "choice": "keep"}
@@ -118,7 +153,7 @@ def sensible_policy(state: GameState, rng: random.Random, act: bool = True,
         plan = _plan(state, legal, w)
         if plan is not None:
             return plan
-    if act and _actions_in_a_row(state) < MAX_ACTIONS:
+    if act and w["lookahead"] and _actions_in_a_row(state) < MAX_ACTIONS:
         extras = [a for a in legal if a["type"] == "action"]
         if extras:
             choice, value = _best(state, extras, rng, w)
@@ -126,7 +161,7 @@ def sensible_policy(state: GameState, rng: random.Random, act: bool = True,
                 return choice
     if state.stage == "income" and w["to_used"]:
         to_used = {"type": "income", "choice": "used"}
-        if to_used in main and state.scenario == data.ECONOMIC_CRASH:
+        if to_used in main and _debt_game(state, w):
             return to_used
     if len(main) == 1:
         return main[0]
@@ -154,7 +189,12 @@ def _plan(state: GameState, legal: list[Action], w: dict[str, float]) -> Action 
       Economic Crash and War Footing (Organised Crime's win is no Crime; the Olympics start
       with low Public Safety);
     - Olympics: once the Debt is paid off (or from year 5), Income goes to the Olympics box
-      (a drawn cube, or Finance the Olympics from the Treasury) until it holds enough.
+      (a drawn cube, or Finance the Olympics from the Treasury) until it holds enough;
+    - Borrow ``borrow_start`` times at the start of every year (War Footing: its Income is in
+      the bag the next year).
+
+    ``sensible_policy`` never offers Raise Taxes to the plan or the lookahead before year
+    ``tax_from`` nor after ``taxes_per_year`` of them in a year (both off by default).
     """
     actions = {a["choice"] for a in legal if a["type"] == "action"}
     feed = sorted(c for c in actions if c.startswith(data.FEED_WAR))
@@ -169,29 +209,34 @@ def _plan(state: GameState, legal: list[Action], w: dict[str, float]) -> Action 
     cuts_pending = state.stage == CUTS and any(a["type"] == CUTS for a in legal)
     can_kick = (w["kick"] and cuts_pending and bag_left and data.BORROW in actions
                 and (_free_kick(state) or _kick_pays(state, legal, w)))
-    paying = w["pay"] >= (1 if state.scenario == data.ECONOMIC_CRASH else 2)
+    ec = _debt_game(state, w)
+    paying = w["pay"] >= (1 if ec else 2)
     if data.PAY_LOAN in actions and paying and debt_out and _affordable(state, data.PAY_LOAN, w):
         return _action(data.PAY_LOAN)
     if data.RAISE_TAXES in actions and not _affordable(state, data.RAISE_TAXES, w):
         actions.discard(data.RAISE_TAXES)
     short = 2 * _in_play(state, data.DEBT) - _in_play(state, data.INCOME) - state.treasury
     loan_costs = _costs_a_track(state, data.PAY_LOAN)
-    if (w["mid_tax"] and state.scenario == data.ECONOMIC_CRASH and state.stage == DRAW
+    if (w["mid_tax"] and ec and state.stage == DRAW
             and not loan_costs
             and short > w["mid_tax_short"] and data.RAISE_TAXES in actions
             and state.tracks[data.SAFETY] >= w["tax_safety"]
             and _in_play(state, data.CRIME) < w["mid_tax_cap"]):
         return _action(data.RAISE_TAXES)
     safe = state.tracks[data.SAFETY] >= w["tax_safety"]
-    if (state.scenario == data.ECONOMIC_CRASH and state.stage == DRAW and bag_left <= 2
+    if (ec and w["last_tax"] and state.stage == DRAW and bag_left <= 2
             and state.bag[data.DEBT] and data.RAISE_TAXES in actions
             and state.tracks[data.SAFETY] > 2):
         return _action(data.RAISE_TAXES)
-    cap = w["crime_cap"] if state.scenario in (data.ECONOMIC_CRASH, data.WAR_FOOTING) else 0
+    cap = w["crime_cap"]
     if (state.stage == DRAW and state.draw == 0 and _in_play(state, data.CRIME) < cap
             and data.RAISE_TAXES in actions and safe):
         return _action(data.RAISE_TAXES)
     if can_kick:
+        return _action(data.BORROW)
+    borrowed = sum(1 for line in log if line.get("choice") == data.BORROW)
+    if (state.stage == DRAW and state.draw == 0 and borrowed < w["borrow_start"]
+            and data.BORROW in actions):
         return _action(data.BORROW)
     if (state.scenario == data.OLYMPICS and state.olympics < _goal_level(state)
             and (_in_play(state, data.DEBT) == 0 or state.year >= w["olympics_from"])):
@@ -201,6 +246,10 @@ def _plan(state: GameState, legal: list[Action], w: dict[str, float]) -> Action 
         if data.FINANCE_OLYMPICS in actions:
             return _action(data.FINANCE_OLYMPICS)
     return None
+
+
+def _debt_game(state: GameState, w: dict[str, float]) -> bool:
+    return state.scenario == data.ECONOMIC_CRASH or bool(w["ec"])
 
 
 def _costs_a_track(state: GameState, name: str) -> bool:
@@ -268,10 +317,10 @@ POLICIES: dict[str, Policy] = {"random": random_policy, "sensible": sensible_pol
 
 def weighted(**changes: float) -> Policy:
     """``sensible`` with other weights (used to tune it: see the balance page)."""
-    w = {**WEIGHTS, **changes}
-
     def policy(state: GameState, rng: random.Random) -> Action:
-        return sensible_policy(state, rng, w=w)
+        return sensible_policy(state, rng, w=weights_for(state, changes))
+
+    policy.__name__ = "sensible(" + ", ".join(f"{k}={v}" for k, v in changes.items()) + ")"
 
     return policy
 

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.austerity import data
-from games.austerity.bots import Policy, get_policy
+from games.austerity.bots import Policy, get_policy, weighted
 from games.austerity.rules import GAME_ID, step
 from games.austerity.setup import new_game
 from games.austerity.state import OVER, GameState
@@ -40,8 +40,10 @@ def play(config: Mapping[str, Any], seed: int, policy: str | Policy = "sensible"
     return state, record
 
 
-def simulate(*, games: int, seed: int, policy: str = "sensible", **options: Any) -> dict:
-    """Play ``games`` seeded games with one policy; ``options`` is the game config."""
+def simulate(*, games: int, seed: int, policy: str | Policy = "sensible",
+             **options: Any) -> dict:
+    """Play ``games`` seeded games with one policy (a name or a function such as
+    ``bots.weighted(...)``); ``options`` is the game config."""
     results: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
     years: Counter[int] = Counter()
@@ -54,14 +56,18 @@ def simulate(*, games: int, seed: int, policy: str = "sensible", **options: Any)
             years[state.year] += 1
     ended = sum(years.values())
     within = sum(n for y, n in years.items() if SHORT <= y <= LONG)
+    early = sum(n for y, n in years.items() if y < SHORT)
     return {
-        "games": games, "seed": seed, "policy": policy, "config": dict(options),
+        "games": games, "seed": seed,
+        "policy": policy if isinstance(policy, str) else getattr(policy, "__name__", "custom"),
+        "config": dict(options),
         "won": results["won"], "lost": results["lost"], "unfinished": results["unfinished"],
         "win_rate": results["won"] / games if games else 0.0,
         "reasons": dict(sorted(reasons.items())),
         "years": dict(sorted(years.items())),
         "mean_years": sum(y * n for y, n in years.items()) / ended if ended else None,
         "within_3_12": within / games if games else 0.0,
+        "before_3": early / games if games else 0.0,
     }
 
 
@@ -84,8 +90,10 @@ def balance_targets(*, games: int, seed: int) -> dict:
          "met": rand["win_rate"] <= base["win_rate"] - 0.15},
     ]
     scenario_rates: dict[str, dict[str, float]] = {}
+    runs = {(s, d): simulate(games=games, seed=seed, scenario=s, difficulty=d)
+            for s in data.SCENARIOS for d in data.DIFFICULTIES}
     for scenario in data.SCENARIOS:
-        rates = {d: rate(scenario=scenario, difficulty=d) for d in data.DIFFICULTIES}
+        rates = {d: runs[scenario, d]["win_rate"] for d in data.DIFFICULTIES}
         scenario_rates[scenario] = rates
         targets.append({"target": 2, "figure": f"{scenario}: easy", "value": rates["easy"],
                         "band": f"{base['win_rate'] - 0.1:.0%}–{base['win_rate'] + 0.1:.0%}",
@@ -108,8 +116,7 @@ def balance_targets(*, games: int, seed: int) -> dict:
                      or all(second[s] > first[s] for s in data.SCENARIOS))
         targets.append({"target": 3, "figure": f"{card.id}: no face better in every scenario",
                         "value": None, "band": "faces trade places", "met": not dominated})
-    lengths = [simulate(games=games, seed=seed, scenario=s, difficulty=d)
-               for s in data.SCENARIOS for d in data.DIFFICULTIES]
+    lengths = list(runs.values())
     within = sum(r["within_3_12"] * r["games"] for r in lengths) / sum(r["games"] for r in lengths)
     targets.append({"target": 4, "figure": "games ending within 3–12 years (all scenarios "
                     "and difficulties, sensible)", "value": within, "band": "≥ 95 %",
@@ -118,7 +125,44 @@ def balance_targets(*, games: int, seed: int) -> dict:
             "scenarios": scenario_rates, "faces": faces,
             "lengths": {f"{r['config']['scenario']}/{r['config']['difficulty']}":
                         {"mean_years": r["mean_years"], "within_3_12": r["within_3_12"],
-                         "years": r["years"]} for r in lengths}}
+                         "before_3": r["before_3"], "years": r["years"]} for r in lengths}}
+
+
+# Target 4's evidence: the base game with ``sensible`` held back in the one thing that ends it
+# early (Raise Taxes), from the full strategy to none at all. Name -> ``bots.weighted`` changes.
+TRADEOFF: dict[str, dict[str, float]] = {
+    "sensible": {},
+    "at most 4 Raise Taxes a year": {"taxes_per_year": 4},
+    "at most 3 Raise Taxes a year": {"taxes_per_year": 3},
+    "at most 2 Raise Taxes a year": {"taxes_per_year": 2},
+    "at most 1 Raise Taxes a year": {"taxes_per_year": 1},
+    "no Raise Taxes mid-year": {"mid_tax": 0},
+    "no Raise Taxes before year 2": {"tax_from": 2},
+    "no Raise Taxes before year 3": {"tax_from": 3},
+    "no Raise Taxes at all": {"mid_tax": 0, "crime_cap": 0, "last_tax": 0},
+}
+
+
+def length_tradeoff(*, games: int, seed: int, **config: Any) -> list[dict[str, Any]]:
+    """Win rate against game length in one game (default: the base game) for each variant
+    of ``TRADEOFF``: how much of the win has to be given up for games to last 3 years."""
+    rows = []
+    for name, changes in TRADEOFF.items():
+        policy = "sensible" if not changes else weighted(**changes)
+        run = simulate(games=games, seed=seed, policy=policy, **config)
+        rows.append({"variant": name, "changes": changes, "win_rate": run["win_rate"],
+                     "mean_years": run["mean_years"], "within_3_12": run["within_3_12"],
+                     "before_3": run["before_3"], "years": run["years"]})
+    return rows
+
+
+def format_tradeoff(rows: list[dict[str, Any]]) -> str:
+    """Plain-text table of ``length_tradeoff``."""
+    lines = [f"{'variant':<32}{'win rate':>9}{'mean years':>12}{'before year 3':>15}"
+             f"{'within 3-12':>13}"]
+    lines += [f"{r['variant']:<32}{r['win_rate']:>9.1%}{r['mean_years'] or 0:>12.2f}"
+              f"{r['before_3']:>15.1%}{r['within_3_12']:>13.1%}" for r in rows]
+    return "\n".join(lines)
 
 
 def _pct(value: float | None) -> str:
@@ -157,5 +201,6 @@ def format_report(report: dict) -> str:
     for name, length in report["lengths"].items():
         mean = length["mean_years"]
         lines.append(f"  {name:<26} mean {mean if mean is None else round(mean, 1)} years, "
-                     f"within 3-12: {length['within_3_12']:.1%}")
+                     f"within 3-12: {length['within_3_12']:.1%}, before year 3: "
+                     f"{length['before_3']:.1%}")
     return "\n".join(lines)

@@ -8,8 +8,15 @@ import pytest
 
 import games.austerity as engine
 from games.austerity import data
-from games.austerity.bots import POLICIES, get_policy, score
-from games.austerity.simulate import balance_targets, format_report, play, simulate
+from games.austerity.bots import POLICIES, get_policy, score, weighted, weights_for
+from games.austerity.simulate import (
+    balance_targets,
+    format_report,
+    format_tradeoff,
+    length_tradeoff,
+    play,
+    simulate,
+)
 from games.austerity.state import OVER
 from games.core import replay
 
@@ -70,7 +77,7 @@ def fake_simulate(*, games, seed, policy="sensible", **config):
     rate = 0.1 if policy == "random" else 0.6
     return {"games": games, "seed": seed, "policy": policy, "config": config, "won": 1,
             "lost": 1, "unfinished": 0, "win_rate": rate, "reasons": {}, "years": {4: 2},
-            "mean_years": 4.0, "within_3_12": 1.0}
+            "mean_years": 4.0, "within_3_12": 1.0, "before_3": 0.0}
 
 
 PLAY = """
@@ -143,3 +150,56 @@ def test_the_sensible_bot_raises_taxes_only_while_income_is_short_of_the_debt():
     unsafe = sensible_choice({"bag": {"debt": 2, "security": 2}, "draw": 1,
                               "tracks": {"public-safety": 2}})
     assert unsafe == {"type": "draw", "choice": "draw"}
+
+
+def test_the_sensible_bot_plays_each_scenario_with_its_own_weights_and_weighted_goes_on_top():
+    war = engine.new_game({"scenario": "war-footing"}, 1)
+    crash = engine.new_game({}, 1)
+    assert weights_for(war)["kick"] == 0 and weights_for(crash)["kick"] == 1
+    assert weights_for(war, {"kick": 1})["kick"] == 1
+    assert weights_for(war, {"kick": 1})["crime_cap"] == weights_for(war)["crime_cap"]
+
+
+@pytest.mark.parametrize("scenario", sorted(data.SCENARIOS))
+def test_the_sensible_bot_plays_the_same_game_twice_from_the_same_seed(scenario):
+    first = play({"scenario": scenario}, 8, "sensible")
+    second = play({"scenario": scenario}, 8, "sensible")
+    assert first[1] == second[1] and engine.summary(first[0]) == engine.summary(second[0])
+
+
+def test_in_war_footing_the_sensible_bot_takes_the_cuts_instead_of_sending_debt_back():
+    state = engine.new_game({"scenario": "war-footing", "start": {
+        "bag": {"security": 2}, "current": ["debt", "crime"], "war_fed": True}}, 5)
+    assert state.stage == "cuts"
+    assert get_policy("sensible")(state, random.Random(0))["type"] == "cuts"
+
+
+def test_in_war_footing_the_sensible_bot_borrows_once_at_the_start_of_a_year():
+    # four Crime cubes in play: the bot's crime cap, so no Raise Taxes first
+    state = engine.new_game({"scenario": "war-footing", "start": {
+        "bag": {"security": 2, "crime": 4}, "war_fed": True}}, 5)
+    policy, rng = get_policy("sensible"), random.Random(0)
+    assert policy(state, rng) == {"type": "action", "choice": "borrow"}
+    state, _events = engine.apply(state, {"type": "action", "choice": "borrow"})
+    assert policy(state, rng) == {"type": "draw", "choice": "draw"}
+
+
+def test_held_back_taxes_are_never_raised_before_their_year_or_beyond_the_yearly_limit():
+    start = {"bag": {"debt": 2, "security": 2}, "treasury": 3, "draw": 1}
+    state = engine.new_game({"start": start}, 5)
+    rng = random.Random(0)
+    assert get_policy("sensible")(state, rng) == {"type": "action", "choice": "raise-taxes"}
+    assert weighted(tax_from=2)(state, rng) == {"type": "draw", "choice": "draw"}
+    assert weighted(taxes_per_year=0)(state, rng) == {"type": "draw", "choice": "draw"}
+    later = engine.new_game({"start": {**start, "year": 2}}, 5)
+    assert weighted(tax_from=2)(later, rng) == {"type": "action", "choice": "raise-taxes"}
+
+
+def test_the_length_tradeoff_measures_every_variant_and_prints_a_table(monkeypatch):
+    import games.austerity.simulate as sim
+
+    monkeypatch.setattr(sim, "simulate", lambda **kw: fake_simulate(**kw))
+    rows = length_tradeoff(games=2, seed=1)
+    assert [r["variant"] for r in rows] == list(sim.TRADEOFF)
+    assert all({"win_rate", "mean_years", "before_3", "within_3_12"} <= set(r) for r in rows)
+    assert "within 3-12" in format_tradeoff(rows)
