@@ -146,7 +146,10 @@ def test_ballots_racing_the_teachers_close_are_either_counted_or_refused():
                for r in results[:7]), results
     cast = sum(not isinstance(r, str) for r in results[:7])
     [count] = TableAction.objects.filter(table=table, payload__type="count")
-    assert sum(count.payload["tally"].values()) == cast
+    if cast >= 3:  # the published tally holds exactly the ballots counted
+        assert sum(count.payload["tally"].values()) == cast
+    else:  # fewer than 3 ballots: only the outcome is kept
+        assert "tally" not in count.payload and "outcome" in count.payload
     assert BallotReceipt.objects.filter(bag__table=table).count() == cast
     assert verify_table(Table.objects.get(pk=table.pk)) == []
 

@@ -187,7 +187,7 @@ async def play_across(a: Daphne, b: Daphne, setup: dict[str, Any]) -> None:
         progress = await frame_until(projector, lambda f: f["type"] == "progress")
         bag = progress.pop("bag")  # the bag's generation: 8 hex digits, nothing about a vote
         assert re.fullmatch(r"[0-9a-f]{8}", bag)
-        assert progress == {"type": "progress", "table": 1, "what": "vote", "kind": "tax",
+        assert progress == {"type": "progress", "table": 1, "what": "vote", "decision": "1:tax",
                             "voted": 1, "of": 8, "text": "1 of 8 has voted"}
         # The other way round: the teacher on B pauses, the phone on A is told.
         await projector.send(json.dumps({"type": "pause", "id": "t1"}))
