@@ -23,8 +23,6 @@ import time
 from collections import Counter
 from typing import Any
 
-from facilitator.lessons.state_in_class.stages import Stage
-
 # Services may refuse a random student or teacher with these codes, and no other.
 EXPECTED_REFUSALS = {"already_voted", "already_contributed", "vote_closed", "game_over",
                      "paused", "stale", "wrong_phase", "no_tie"}
@@ -39,6 +37,7 @@ class RandomClass:
                  keep_students: int) -> None:
         from facilitator import services
         from facilitator.lessons.state_in_class import services as sic_services
+        from facilitator.lessons.state_in_class.stages import Stage
         from games.state_in_class.bots import POLICIES
         from tests.facilitator.lesson import NAMES
 

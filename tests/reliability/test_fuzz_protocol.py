@@ -164,14 +164,20 @@ def send_batch(ws: ClientConnection, batch: list[str | bytes], who: str) -> None
     SENT[who] += len(batch)
 
 
+def state_in_class() -> Any:
+    from facilitator.lessons import lesson_for
+
+    return lesson_for("state-in-class")
+
+
 def run_fuzz(server: dict[str, Any], who: str) -> None:
     if who == "phone":
         ws = open_socket(server, "/ws/play/", f"sic_seat={server['tokens']['Ana']}")
-        templates, adapter = PHONE_TEMPLATES, messages.SEAT_MESSAGES
+        templates, adapter = PHONE_TEMPLATES, messages.seat_messages(state_in_class())
     else:
         ws = open_socket(server, f"/ws/lesson/{server['session']}/",
                          f"sessionid={server['sessionid']}")
-        templates, adapter = TEACHER_TEMPLATES, messages.TEACHER_MESSAGES
+        templates, adapter = TEACHER_TEMPLATES, messages.teacher_messages(state_in_class())
     with ws:
         assert json.loads(ws.recv(timeout=15))["type"] == "view"
         ws.send(json.dumps({"type": "refresh", "id": "settle"}))
