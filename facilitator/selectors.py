@@ -1,8 +1,10 @@
 """Selectors read: what each audience may see, built from the database. Secrecy lives here.
 
 - ``projector_view``: the projector and the teacher's console. Public game data only (the
-  engine's ``public_view``), nicknames, connection and voting *progress* (how many, never who).
-- ``seat_view``: one phone: the public data plus that seat's own ``player_view``.
+  engine's ``view`` for the ``"public"`` audience), nicknames, connection and voting
+  *progress* (how many, never who).
+- ``seat_view``: one phone: the engine's view for its party (the seat's player: a student, or
+  the team a student plays in); a student on a partner's phone gets the public view.
 Nothing here can read a vote: an open bag holds receipts and sealed ballots only.
 """
 
@@ -19,6 +21,7 @@ from facilitator.errors import ServiceError
 from facilitator.log import engine_of, load_view_state
 from facilitator.models import Bag, ClassSession, Seat, Table
 from facilitator.services import hash_token, timer_left
+from games.core import PUBLIC
 
 
 def teacher_sessions(user: AbstractBaseUser) -> QuerySet[ClassSession]:
@@ -87,7 +90,7 @@ def open_bag_info(table: Table) -> dict[str, str]:
 def table_public(table: Table, state: Any = None) -> dict[str, Any]:
     state = load_view_state(table) if state is None else state
     return {"number": table.number, "seats": _roster(table),
-            "game": engine_of(table).public_view(state), **open_bag_info(table)}
+            "game": engine_of(table).view(state, PUBLIC), **open_bag_info(table)}
 
 
 def projector_view(session: ClassSession) -> dict[str, Any]:
@@ -137,10 +140,10 @@ def _seat_view(seat: Seat) -> dict[str, Any]:
                                  "captain": captain.nickname if captain else None,
                                  "is_captain": captain == seat}
     if seat.shares_id is None:
-        view["game"] = engine.player_view(state, seat.player_name)
+        view["game"] = engine.view(state, seat.player_name)
         extra = session.lesson.seat_info(session, seat, table, view["game"]["legal_actions"])
         view["can"] = extra.pop("can", {})
         view["seat"].update(extra)
     else:
-        view["game"] = engine.public_view(state)
+        view["game"] = engine.view(state, PUBLIC)
     return view

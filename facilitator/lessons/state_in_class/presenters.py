@@ -13,7 +13,7 @@ from typing import Any
 
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext
+from django.utils.translation import ngettext
 
 from facilitator import notices
 from facilitator.lessons.state_in_class import charts, seating, undo
@@ -27,121 +27,26 @@ from facilitator.lessons.state_in_class.pacing import (
     stage_order,
 )
 from facilitator.lessons.state_in_class.stages import Stage
+from facilitator.lessons.state_in_class.words import (
+    SERVICE_LETTERS,
+    class_mark,
+    class_name,
+    event_effect_now,
+    role_name,
+    service_mark,
+    service_name,
+    signed,
+    tension_reason,
+)
 from games.state_in_class import data
 from games.state_in_class.audiences import role_card
 from games.state_in_class.rules import split_shares
 
-# The letter keys the service colours in CSS (svc-H...); the mark is what people read, in their
-# language (the same marks as the charts).
-SERVICE_LETTERS = {data.HEALTH: "H", data.EDUCATION: "E", data.SHIELD: "S"}
-
-
-def service_mark(service: str) -> str:
-    return {data.HEALTH: pgettext("chart letter for Health", "H"),
-            data.EDUCATION: pgettext("chart letter for Education", "E"),
-            data.SHIELD: pgettext("chart letter for Social Shield", "S")}[service]
 PHASE_BAR = [Stage.EVENT, Stage.DEBATE, Stage.TAX_VOTE, Stage.PAY, Stage.BUDGET_VOTE,
              Stage.END_OF_ROUND]
 
 
-def role_name(role: str | None) -> str:
-    return _(data.ROLES[role].name) if role else ""
-
-
-def service_name(service: str) -> str:
-    return _(data.SERVICE_NAMES[service])
-
-
-def class_name(klass: str | None) -> str:
-    return _(data.CLASS_NAMES[klass]) if klass else ""
-
-
-def class_mark(klass: str | None) -> str:
-    """The class's initial on a badge, in the active language (U/M/W; A/M/T in Spanish)."""
-    if not klass:
-        return ""
-    return {data.UPPER: pgettext("badge for the upper class", "U"),
-            data.MIDDLE: pgettext("badge for the middle class", "M"),
-            data.WORKING: pgettext("badge for the working class", "W")}[klass]
-
-
-def coins(n: int) -> str:
-    return ngettext("%(n)d coin", "%(n)d coins", abs(n)) % {"n": n}
-
-
-def signed(n: int) -> str:
-    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
-
-
 # --------------------------------------------------------------------------- texts
-
-
-def event_effect(event: str, effect: dict[str, Any]) -> str:
-    """The event's effect resolved for this table, e.g. "Health is 2 → cost of living +2"."""
-    kind = effect.get("effect")
-    if kind == "boom":
-        return ngettext("Everyone receives %(n)d coin.", "Everyone receives %(n)d coins.",
-                        effect["coins"]) % {"n": effect["coins"]}
-    if kind == "surcharge":
-        return _("%(service)s is at level %(level)d → everyone's cost of living +2 this round.") % {
-            "service": service_name(effect["service"]), "level": effect["level"]}
-    if kind == "spared":
-        return _("%(service)s is at level %(level)d → no extra cost this round.") % {
-            "service": service_name(effect["service"]), "level": effect["level"]}
-    if kind == "tech_bonus":
-        return _("Education is at level %(level)d → the middle and working classes earn 2 more "
-                 "coins every round from now on.") % {"level": effect["level"]}
-    if kind == "missed":
-        return _("Education is only at level %(level)d → no bonus.") % {"level": effect["level"]}
-    if kind == "storm":
-        levels = effect.get("levels", {})
-        return _("Tension +1. Health %(h)d and Social Shield %(s)d → everyone loses "
-                 "%(coins)s.") % {"h": levels.get(data.HEALTH, 0),
-                                  "s": levels.get(data.SHIELD, 0),
-                                  "coins": coins(effect["loss"])}
-    if kind == "peace":
-        return _("Tension is %(t)d → 15 extra coins for this round's budget.") % {
-            "t": effect["tension"]}
-    if kind == "no_peace":
-        return _("Tension is %(t)d, above 3 → no extra coins.") % {"t": effect["tension"]}
-    return _(data.EVENT_TEXTS[event])
-
-
-# The rulebook's amount for each cause of a Tension change (the track stops at 1 and 10,
-# so the change the engine records can be smaller).
-RULE_TENSION = {"could_not_pay": data.EXCLUSION_TENSION,
-                "midlife": data.MIDLIFE_EXCLUSION_TENSION, "service_at_level_1": 1,
-                "strong_services": -1, "storm": data.STORM_TENSION, "weak_country": 1}
-
-
-def tension_reason(change: dict[str, Any], me: str | None = None) -> str:
-    """"+3: Home care worker could not pay"; said to ``me`` ("you could not pay") on the
-    phone of the player it is about. The rule's amount is shown even when the track's end
-    cut it short, with a word on the cap."""
-    reason = change.get("reason")
-    role = role_name(change.get("role"))
-    mine = me is not None and change.get("player") == me
-    if reason == "could_not_pay":
-        text = _("you could not pay") if mine else _("%(role)s could not pay") % {"role": role}
-    elif reason == "midlife":
-        text = (_("you got an Exclusion token at the Midlife Crossroads") if mine else
-                _("%(role)s got an Exclusion token at the Midlife Crossroads") % {"role": role})
-    elif reason == "service_at_level_1":
-        text = _("%(service)s is still at level 1") % {"service": service_name(change["service"])}
-    elif reason == "strong_services":
-        text = _("all three services are at level 4 or more")
-    elif reason == "storm":
-        text = _("the Great storm")
-    elif reason == "weak_country":
-        text = (_("you drew “Nothing happens to you” in a weak country") if mine else
-                _("%(role)s drew “Nothing happens to you” in a weak country") % {"role": role})
-    else:
-        text = str(reason)
-    rule = RULE_TENSION.get(str(reason), change["delta"])
-    if rule != change["delta"]:
-        return _("%(delta)s: %(reason)s (Tension stops at %(value)d, the end of the track)") % {
-            "delta": signed(rule), "reason": text, "value": change["value"]}
-    return f"{signed(change['delta'])}: {text}"
 
 
 def statement_reason(entry: dict[str, Any]) -> str:
@@ -436,7 +341,7 @@ def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, A
     }
     if entry:
         ctx["event"] = {"name": _(data.EVENT_NAMES[entry["event"]]),
-                        "effect": event_effect(entry["event"], entry.get("event_effect", {}))}
+                        "effect": event_effect_now(entry["event"], entry.get("event_effect", {}))}
         tension_seen, exclusions_seen = shown_flags(session["round"], entry, session)
         ctx["tension_seen"] = [c for c, seen in zip(entry.get("tension") or [], tension_seen,
                                                     strict=True) if seen]

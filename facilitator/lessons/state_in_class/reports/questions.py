@@ -19,9 +19,8 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from facilitator.lessons.state_in_class.reports.story import (
-    StudentStory,
-    TableStory,
+from facilitator.lessons.state_in_class.reports.story import StudentStory, TableStory
+from facilitator.lessons.state_in_class.words import (
     coins,
     event_name,
     role_name,

@@ -27,178 +27,30 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from facilitator.lessons.state_in_class import charts
+from facilitator.lessons.state_in_class.words import (
+    card_outcome,
+    class_change_line,
+    class_name,
+    coins,
+    event_effect_told,
+    event_name,
+    exclusion_line,
+    goal_name,
+    measured,
+    role_name,
+    service_name,
+    signed,
+    tax_label,
+    tax_name,
+    tension_cause,
+    tension_line,
+)
 from facilitator.log import replay_table
 from facilitator.models import ClassSession, Seat, Table
 from games.state_in_class import data
 from games.state_in_class.audiences import role_card
 from games.state_in_class.rules import scores
 from games.state_in_class.state import GameState, Player
-
-MINUS = "−"  # U+2212: clearer than a hyphen in print
-
-
-# --------------------------------------------------------------------------- small texts
-
-
-def signed(n: int) -> str:
-    """+3, −1, 0 (a real minus sign)."""
-    return f"+{n}" if n > 0 else f"{MINUS}{-n}" if n < 0 else "0"
-
-
-def role_name(role: str | None) -> str:
-    return _(data.ROLES[role].name) if role else ""
-
-
-def class_name(klass: str | None) -> str:
-    return _(data.CLASS_NAMES[klass]) if klass else ""
-
-
-def service_name(service: str) -> str:
-    return _(data.SERVICE_NAMES[service])
-
-
-def tax_name(option: str) -> str:
-    return _(data.TAX_NAMES[option])
-
-
-def tax_label(option: str) -> str:
-    return f"{option} · {tax_name(option)}"
-
-
-def event_name(event: str) -> str:
-    return _(data.EVENT_NAMES[event])
-
-
-def goal_name(goal: str) -> str:
-    return _(data.GOAL_NAMES[goal])
-
-
-def coins(n: int) -> str:
-    """"1 coin", "5 coins" (the number with its noun, for sentences with several numbers)."""
-    return ngettext("%(n)d coin", "%(n)d coins", n) % {"n": n}
-
-
-def who(name: str, role: str | None) -> str:
-    """"the Precarious freelancer (Cai)": the role first, as the rules speak of roles."""
-    if not role:
-        return name
-    return _("the %(role)s (%(name)s)") % {"role": role_name(role), "name": name}
-
-
-def card_outcome(draw: Mapping[str, Any]) -> str:
-    params = {k: v for k, v in (draw.get("params") or {}).items() if v is not None}
-    text = _(draw["outcome"])
-    try:
-        return text.format(**params)
-    except (KeyError, IndexError, ValueError):
-        return text
-
-
-def measured(draw: Mapping[str, Any]) -> str:
-    if draw["measures"] == "country":
-        return _("the three levels add up to %(n)d") % {"n": draw["level"]}
-    return _("%(service)s at level %(level)d") % {"service": service_name(draw["measures"]),
-                                                  "level": draw["level"]}
-
-
-def event_effect(event: str, effect: Mapping[str, Any]) -> str:
-    """What the round's event did at this table, in one or two sentences."""
-    kind = effect.get("effect")
-    if kind == "boom":
-        return ngettext("Everyone received %(n)d coin.", "Everyone received %(n)d coins.",
-                        effect.get("coins", 0)) % {"n": effect.get("coins", 0)}
-    if kind == "surcharge":
-        return _("%(service)s was at level %(level)d, so everyone's cost of living was "
-                 "%(coins)s higher this round.") % {
-            "service": service_name(effect["service"]), "level": effect["level"],
-            "coins": coins(effect.get("surcharge", 0))}
-    if kind == "spared":
-        return _("%(service)s was at level %(level)d, so the cost of living stayed normal.") % {
-            "service": service_name(effect["service"]), "level": effect["level"]}
-    if kind == "tech_bonus":
-        return _("Education was at level %(level)d: the middle and working classes earn "
-                 "an extra %(coins)s every round from now on.") % {
-            "level": effect["level"], "coins": coins(effect.get("bonus", 0))}
-    if kind == "missed":
-        return _("Education was only at level %(level)d: nobody got the extra income.") % {
-            "level": effect["level"]}
-    if kind == "storm":
-        if effect.get("loss", 0) >= 3:
-            return _("Tension rose by 1. Health and Social Shield were both weak, so everyone "
-                     "lost up to 3 coins.")
-        return _("Tension rose by 1. The services softened the blow: everyone lost up to "
-                 "1 coin.")
-    if kind == "peace":
-        return _("Tension was %(t)d (3 or lower): an extra %(coins)s went into the budget.") % {
-            "t": effect.get("tension") or 0, "coins": coins(effect.get("coins", 0))}
-    if kind == "no_peace":
-        return _("Tension was %(t)d, above 3: no extra coins for the budget.") % {
-            "t": effect.get("tension") or 0}
-    if event == data.MIDLIFE:
-        return _("No tax and no budget vote: everyone collected their income, paid nothing "
-                 "and drew a life card.")
-    if event == data.LEGACY:
-        return _("The last round, followed by the final count.")
-    return ""
-
-
-def tension_cause(change: Mapping[str, Any], history_draws: Sequence[Mapping[str, Any]] = ()
-                  ) -> str:
-    reason = change.get("reason")
-    person = who(change.get("player", ""), change.get("role"))
-    if reason == "could_not_pay":
-        return _("%(who)s could not pay") % {"who": person}
-    if reason == "midlife":
-        return _("%(who)s got an Exclusion at the Midlife Crossroads") % {"who": person}
-    if reason == "service_at_level_1":
-        return _("%(service)s was still at level 1") % {"service": service_name(change["service"])}
-    if reason == "strong_services":
-        return _("all three services were at level 4 or more")
-    if reason == "storm":
-        return _("the Great storm")
-    if reason == "weak_country":
-        return _("the country was weak when %(who)s drew “Nothing happens to you”") % {
-            "who": person}
-    return str(reason)
-
-
-def tension_line(change: Mapping[str, Any]) -> str:
-    """"+3: the Precarious freelancer (Cai) could not pay"."""
-    return f"{signed(change['delta'])}: {tension_cause(change)}"
-
-
-def exclusion_line(exclusion: Mapping[str, Any]) -> str:
-    """"Precarious freelancer (Cai)": who got an Exclusion (the cause is in the Tension list)."""
-    return _("%(role)s (%(name)s)") % {"role": role_name(exclusion.get("role")),
-                                      "name": exclusion["player"]}
-
-
-def class_change_line(change: Mapping[str, Any]) -> str:
-    name, result = change["player"], change.get("result")
-    up = change.get("move", 0) > 0
-    values = {"name": name, "from_role": role_name(change.get("from_role")),
-              "from_class": class_name(change.get("from_class")),
-              "to_role": role_name(change.get("to_role")),
-              "to_class": class_name(change.get("to_class")), "n": 5}
-    if result == "changed":
-        text = (_("%(name)s moved up a class: from %(from_role)s (%(from_class)s) to "
-                  "%(to_role)s (%(to_class)s).") if up else
-                _("%(name)s moved down a class: from %(from_role)s (%(from_class)s) to "
-                  "%(to_role)s (%(to_class)s)."))
-    elif result == "no_spare":
-        text = (_("%(name)s should have moved up, but that class's spare role was already "
-                  "taken: they kept the %(from_role)s card.") if up else
-                _("%(name)s should have moved down, but that class's spare role was already "
-                  "taken: they kept the %(from_role)s card."))
-    elif result == "top_bonus":
-        text = _("%(name)s was already upper class and moved up anyway: +%(n)d coins.")
-    elif result == "bottom_loss":
-        text = _("%(name)s was already working class and moved down anyway: lost %(n)d coins.")
-    else:
-        text = _("%(name)s was already working class and moved down anyway, could not pay "
-                 "%(n)d coins and got an Exclusion.")
-    return text % values
-
 
 # --------------------------------------------------------------------------- data classes
 
@@ -450,7 +302,7 @@ def _rounds(state: GameState, start: int | None) -> list[RoundStory]:
         story = RoundStory(
             number=entry["round"], event=event, event_name=event_name(event),
             event_rule=_(data.EVENT_TEXTS[event]),
-            effect=event_effect(event, entry.get("event_effect") or {}),
+            effect=event_effect_told(event, entry.get("event_effect") or {}),
             midlife_round=entry["round"] == data.MIDLIFE_ROUND,
             tension_before=before, tension_after=after,
             tax=_tax(entry, len(state.players)),
