@@ -58,8 +58,10 @@ def lesson_form(lesson: Lesson) -> type[NewLessonForm]:
     """The new-lesson form for ``lesson``: the common fields, then the module's options."""
     if lesson.options_form is None:
         return NewLessonForm
+    common = list(NewLessonForm.base_fields)
     return type(f"New{type(lesson).__name__}Form", (NewLessonForm, lesson.options_form),
-                {"options": lesson.options_form.options})
+                {"options": lesson.options_form.options,
+                 "field_order": common + list(lesson.options_form.base_fields)})
 
 
 class ThrottledLogin:
