@@ -249,3 +249,44 @@ def test_a_whole_short_game_with_bot_ministers_reaches_the_final_and_replays() -
     assert verify_table(Table.objects.get(pk=table.pk)) == []
     replayed = replay(game_record(table))
     assert engine.to_dict(replayed.state) == engine.to_dict(state)
+
+
+def test_bots_vote_in_the_budget_session_and_a_students_ballot_completes_the_bag() -> None:
+    session = started(1, fill="bots")
+    table = session.tables.get()
+    bag = Bag.objects.get(table=table, status=Bag.Status.OPEN)
+    assert bag.receipts.count() == 3  # the three bots voted when the bag opened
+    vote(session, table, ["0"])
+    assert Bag.objects.get(pk=bag.pk).status == Bag.Status.COUNTED
+
+
+def test_the_policy_card_item_opens_at_the_next_years_session_and_turns_the_card() -> None:
+    session = to_the_year(started(5, seating="class", policies=True))
+    table = session.tables.get()
+    play_the_year(session, table)
+    state = state_of(table)
+    assert state.stage == "policy"  # Year End waits for the budget session's policy turn
+    session = advance(advance(session))
+    assert (session.stage, session.round) == ("budget_policy", 2)
+    bag = Bag.objects.get(table=table, status=Bag.Status.OPEN)
+    assert bag.decision == "y2.budget.policy" and bag.options[0] == "keep"
+    turn = bag.options[1]
+    vote(session, table, [turn] * 5)
+    after = state_of(table)
+    assert engine_actions(table)[-1] == ("teacher", {"type": "policy", "choice": turn})
+    assert after.tracks["popularity"] == state.tracks["popularity"] - 1
+    assert advance(session).stage == "budget_taxes"
+
+
+def test_loan_and_institution_items_list_only_what_the_engine_allows() -> None:
+    broke = engine.new_game({"extra_institutions": True}, 1)
+    assert script.item_options(script.LOAN, broke) == []
+    assert script.item_options(script.INSTITUTION, broke) == []
+    rich = engine.new_game({"extra_institutions": True,
+                            "start": {"treasury": 2, "used": {"debt": 1}}}, 1)
+    assert script.item_options(script.LOAN, rich) == ["no", "yes"]
+    assert script.item_options(script.INSTITUTION, rich) == [
+        "none", "open:higher-education", "open:infrastructure", "open:investment"]
+    assert script.item_actions(script.INSTITUTION, "open:investment") == [
+        {"type": "action", "choice": "open:investment"}]
+    assert script.item_actions(script.LOAN, "no") == []
