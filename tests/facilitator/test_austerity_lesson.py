@@ -119,6 +119,20 @@ def test_options_the_engine_cannot_run_are_refused(bad: dict[str, Any]) -> None:
     assert caught.value.code == "bad_options"
 
 
+def test_the_options_form_gives_options_the_lesson_accepts() -> None:
+    from facilitator.lessons.austerity.forms import OptionsForm
+
+    form = OptionsForm(data={"seating": "class", "scenario": "war-footing",
+                             "difficulty": "hard", "country": "", "policies": "on",
+                             "year_limit": "5", "bots_allowed": "on"})
+    assert form.is_valid(), form.errors
+    options = {**LESSON.default_options, **form.options()}
+    LESSON.check_options(options)
+    assert LESSON.table_config([], options) == {
+        "scenario": "war-footing", "difficulty": "hard", "extra_institutions": False,
+        "policies": True, "year_limit": 5}
+
+
 # ------------------------------------------------------------------ the budget session
 
 

@@ -27,6 +27,11 @@ class OptionsForm(forms.Form):
     extra_institutions = forms.BooleanField(label=_("Extra institutions"), required=False,
                                             initial=False)
     policies = forms.BooleanField(label=_("Policy cards"), required=False, initial=False)
+    year_limit = forms.TypedChoiceField(
+        label=_("Year limit"), coerce=int, empty_value=None, required=False, initial="",
+        choices=[("", _("No limit")), *[(n, str(n)) for n in range(3, 13)]],
+        help_text=_("A country that has not won by the Year End of that year has lost, so the "
+                    "lesson ends on time."))
     bots_allowed = forms.BooleanField(
         label=_("Bots may fill empty seats"), required=False, initial=True,
         help_text=_("A bot takes the Finance Minister's chair in its year and votes on its "
@@ -37,4 +42,5 @@ class OptionsForm(forms.Form):
         return {"seating": data["seating"], "scenario": data["scenario"],
                 "difficulty": data["difficulty"], "country": data["country"] or None,
                 "extra_institutions": data["extra_institutions"],
-                "policies": data["policies"], "bots_allowed": data["bots_allowed"]}
+                "policies": data["policies"], "year_limit": data["year_limit"],
+                "bots_allowed": data["bots_allowed"]}
