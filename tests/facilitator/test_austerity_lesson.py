@@ -304,3 +304,16 @@ def test_loan_and_institution_items_list_only_what_the_engine_allows() -> None:
     assert script.item_actions(script.INSTITUTION, "open:investment") == [
         {"type": "action", "choice": "open:investment"}]
     assert script.item_actions(script.LOAN, "no") == []
+
+
+def test_undoing_the_count_of_a_budget_item_takes_its_actions_back_and_asks_again() -> None:
+    session = started(5, seating="class")
+    table = session.tables.get()
+    vote(session, table, ["2", "2"])
+    session = advance(session)  # counted by the teacher's next: two Raise Taxes
+    assert len(engine_actions(table)) == 2
+    services.session_undo(session=fresh(session))
+    assert engine_actions(table) == [] and state_of(table).actions_taken == 0
+    bag = Bag.objects.get(table=table, decision="y1.budget.taxes")
+    assert bag.status == Bag.Status.OPEN and not bag.receipts.exists()
+    assert verify_table(Table.objects.get(pk=table.pk)) == []
