@@ -270,7 +270,13 @@ def test_bots_vote_in_the_budget_session_and_a_students_ballot_completes_the_bag
     table = session.tables.get()
     bag = Bag.objects.get(table=table, status=Bag.Status.OPEN)
     assert bag.receipts.count() == 3  # the three bots voted when the bag opened
-    vote(session, table, ["0"])
+    student = next(s for s in seats_of(table) if not s.is_bot)
+    with pytest.raises(services.ServiceError) as caught:
+        services.ballot_cast(seat_id=student.pk, kind="borrow", option="0",
+                             expected=session.stage_id)
+    assert caught.value.code == "vote_closed"
+    services.ballot_cast(seat_id=student.pk, kind="taxes", option="0",
+                         expected=session.stage_id)
     assert Bag.objects.get(pk=bag.pk).status == Bag.Status.COUNTED
 
 
