@@ -77,7 +77,8 @@ def record_actions(table: Table, *, open_bags: bool = True) -> list[Action]:
 
 def ballots(lesson: Lesson, decision: str, names: list[str]) -> list[Action]:
     """The receipts of a bag as the lesson's engine actions (who voted, never what)."""
-    return [lesson.ballot_action(decision, name) for name in names]
+    actions = [lesson.ballot_action(decision, name) for name in names]
+    return [a for a in actions if a is not None]
 
 
 def game_record(table: Table) -> dict[str, Any]:

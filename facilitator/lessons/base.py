@@ -151,14 +151,25 @@ class Lesson:
 
         raise ServiceError("bad_kind", _("Unknown vote."))
 
-    def ballot_action(self, decision: str, player: str) -> dict[str, Any]:
-        """The engine action of one receipt (the record rebuilds ballots from receipts)."""
+    def ballot_action(self, decision: str, player: str) -> dict[str, Any] | None:
+        """The engine action of one receipt (the record rebuilds ballots from receipts), or
+        None where the engine keeps no receipts (the bag's receipts are then the platform's
+        alone, and the count's actions are the engine's whole record of the ballot)."""
         return {"type": "ballot", "decision": decision, "player": player}
 
-    def count_action(self, decision: str, result: dict[str, Any]) -> dict[str, Any]:
-        """The engine action of a count; ``result`` is ``{"tally": ...}`` or
-        ``{"outcome": ...}``."""
+    def count_action(self, decision: str, result: dict[str, Any]
+                     ) -> dict[str, Any] | list[dict[str, Any]]:
+        """The engine action of a count, or a list of engine actions (applied in order; an
+        empty list: the count changes nothing in the game); ``result`` is
+        ``{"tally": ...}`` or ``{"outcome": ...}``."""
         return {"type": "count", "decision": decision, **result}
+
+    def ballot_outcome(self, state: Any, decision: str, tally: dict[str, int]) -> Any:
+        """The outcome of a count where only the outcome may be kept: the engine's
+        ``ballot_outcome`` unless the module settles the ballot itself."""
+        from games.core import get_engine
+
+        return get_engine(self.game).ballot_outcome(state, decision, tally)
 
     # ------------------------------------------------------------------ bots
 

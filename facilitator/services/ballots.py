@@ -58,11 +58,12 @@ def vote_close(table: Table, state: Any, decision: str, step: TeacherStep | None
     result: dict[str, Any] = {"tally": tally}
     if bag.weights or len(names) < OUTCOME_ONLY_BELOW:
         try:
-            result = {"outcome": engine.ballot_outcome(state, decision, tally)}
+            result = {"outcome": lesson.ballot_outcome(state, decision, tally)}
         except InvalidAction as exc:
             raise engine_error(exc) from None
-    state, _e = apply_action(table, state, lesson.count_action(decision, result), actor=actor,
-                             step=step)
+    counted = lesson.count_action(decision, result)
+    for action in counted if isinstance(counted, list) else [counted]:
+        state, _e = apply_action(table, state, action, actor=actor, step=step)
     return state
 
 

@@ -1,0 +1,46 @@
+"""Austerity's options on the new-lesson page (the engine's config keys:
+``docs/engines/austerity.md``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from facilitator.lessons.austerity import options as lesson_options
+
+
+class OptionsForm(forms.Form):
+    seating = forms.ChoiceField(
+        label=_("Tables"), initial=lesson_options.TABLES,
+        choices=[(lesson_options.TABLES, _("Tables of 4 to 8, each its own country")),
+                 (lesson_options.CLASS, _("One country for the whole class"))])
+    scenario = forms.ChoiceField(label=_("Scenario"), initial="economic-crash",
+                                 choices=lesson_options.scenario_choices)
+    difficulty = forms.ChoiceField(
+        label=_("Difficulty"), initial="easy",
+        choices=[("easier", _("Easier (two more Income cubes)")), ("easy", _("Easy")),
+                 ("normal", _("Normal")), ("hard", _("Hard"))])
+    country = forms.ChoiceField(label=_("Country"), initial="", required=False,
+                                choices=lesson_options.country_choices)
+    extra_institutions = forms.BooleanField(label=_("Extra institutions"), required=False,
+                                            initial=False)
+    policies = forms.BooleanField(label=_("Policy cards"), required=False, initial=False)
+    year_limit = forms.TypedChoiceField(
+        label=_("Year limit"), coerce=int, empty_value=None, required=False, initial="",
+        choices=[("", _("No limit")), *[(n, str(n)) for n in range(3, 13)]],
+        help_text=_("A country that has not won by the Year End of that year has lost, so the "
+                    "lesson ends on time."))
+    bots_allowed = forms.BooleanField(
+        label=_("Bots may fill empty seats"), required=False, initial=True,
+        help_text=_("A bot takes the Finance Minister's chair in its year and votes on its "
+                    "own; bots are marked as bots."))
+
+    def options(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {"seating": data["seating"], "scenario": data["scenario"],
+                "difficulty": data["difficulty"], "country": data["country"] or None,
+                "extra_institutions": data["extra_institutions"],
+                "policies": data["policies"], "year_limit": data["year_limit"],
+                "bots_allowed": data["bots_allowed"]}
