@@ -29,6 +29,7 @@ from games.austerity.state import (
     POLICY,
     GameState,
     Institution,
+    in_order,
 )
 from games.core import PUBLIC, Action, Event, InvalidAction
 from games.i18n import _
@@ -234,6 +235,7 @@ def _act(state: GameState, events: list[Event], name: str, choice: Choice) -> No
     if choice.kind == data.OPEN:
         effects.perform(state, events, choice.ops, f"open:{choice.arg}", choice.variant)
         state.institutions[str(choice.arg)] = Institution()
+        state.institutions = in_order(state.institutions, data.INSTITUTIONS)
         events.append({"type": "institution_opened", "audience": PUBLIC,
                        "institution": choice.arg})
         return

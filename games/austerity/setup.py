@@ -10,7 +10,7 @@ from typing import Any
 
 from games.austerity import data
 from games.austerity.rules import draw_staged, year_entry
-from games.austerity.state import GameState, Institution, no_cubes
+from games.austerity.state import GameState, Institution, in_order, no_cubes
 from games.core import InvalidConfig, check_config
 from games.i18n import _
 
@@ -196,3 +196,4 @@ def _stated_institution(state: GameState, name: Any, raw: Any) -> None:
         raise InvalidConfig(_("{name!r}: 'cuts' must be 0, 1 or 2 and 'funded' at most "
                               "{limit}."), name=name, limit=limit)
     state.institutions[name] = Institution(cuts=cuts, funded=funded)
+    state.institutions = in_order(state.institutions, data.INSTITUTIONS)

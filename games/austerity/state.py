@@ -102,7 +102,21 @@ def to_dict(state: GameState) -> dict[str, Any]:
     return copy.deepcopy(asdict(state))
 
 
+def in_order(mapping: dict[str, Any], order: Any) -> dict[str, Any]:
+    """``mapping`` with its keys in the data's order (unknown keys last, as they came)."""
+    rank = {key: i for i, key in enumerate(order)}
+    return dict(sorted(mapping.items(), key=lambda item: rank.get(item[0], len(rank))))
+
+
 def from_dict(raw: dict[str, Any]) -> GameState:
+    """The state from a snapshot. Every mapping gets the data's order back: a store may keep
+    a JSON object's keys in any order (PostgreSQL's jsonb does), and the rules (the first of
+    equal options, the institutions in play) read them in order."""
     raw = copy.deepcopy(dict(raw))
-    raw["institutions"] = {k: Institution(**v) for k, v in raw["institutions"].items()}
+    raw["institutions"] = in_order({k: Institution(**v) for k, v in raw["institutions"].items()},
+                                   data.INSTITUTIONS)
+    raw["tracks"] = in_order(raw["tracks"], data.TRACKS)
+    raw["bag"] = in_order(raw["bag"], data.COLOURS)
+    raw["used"] = in_order(raw["used"], data.COLOURS)
+    raw["policies"] = in_order(raw["policies"], data.POLICY_CARDS)
     return GameState(**raw)
