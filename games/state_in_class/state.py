@@ -126,8 +126,13 @@ def to_dict(state: GameState) -> dict[str, Any]:
 
 
 def from_dict(raw: dict[str, Any]) -> GameState:
+    """The state from a snapshot, its services in the rules' order whatever the order of the
+    snapshot's JSON keys (PostgreSQL's jsonb keeps its own): code that walks the services
+    then writes the same history as a full replay."""
     raw = dict(raw)
     raw["players"] = [Player(**p) for p in raw["players"]]
-    raw["services"] = {k: Service(**v) for k, v in raw["services"].items()}
+    order = {s: i for i, s in enumerate(data.SERVICES)}
+    raw["services"] = {k: Service(**v) for k, v in
+                       sorted(raw["services"].items(), key=lambda kv: order.get(kv[0], 99))}
     raw["tie"] = TieBreak(**raw["tie"]) if raw.get("tie") else None
     return GameState(**raw)
