@@ -67,8 +67,8 @@ def session_info(session: ClassSession) -> dict[str, Any]:
     }
 
 
-def _roster(table: Table) -> list[dict[str, Any]]:
-    seats = list(table.seats.order_by("position"))
+def _roster(table: Table, seats: list[Seat] | None = None) -> list[dict[str, Any]]:
+    seats = list(table.seats.order_by("position")) if seats is None else seats
     partners = {s.shares_id: s.nickname for s in seats if s.shares_id}
     here = presence.online(s.pk for s in seats if not s.is_bot)
     return [{"seat": s.pk, "name": s.player_name, "nickname": s.nickname, "bot": s.is_bot,
@@ -130,9 +130,10 @@ def _seat_view(seat: Seat) -> dict[str, Any]:
     state = load_view_state(table)
     engine = engine_of(table)
     view["seat"]["table"] = table.number
-    view["table"] = {"number": table.number, "seats": _roster(table),
+    seats = list(table.seats.order_by("position"))  # read once: the roster and the team
+    view["table"] = {"number": table.number, "seats": _roster(table, seats),
                      **open_bag_info(table)}
-    team = parties.members(table.seats.all(), seat.player_name) if seat.shares_id is None else []
+    team = parties.members(seats, seat.player_name) if seat.shares_id is None else []
     if len(team) > 1:  # a team: its members, and who is captain this round
         captain = parties.captain(team, session.round)
         view["seat"]["party"] = {"name": seat.player_name,
