@@ -67,7 +67,9 @@ class Lesson:
     default_options: ClassVar[dict[str, Any]] = {}
     options_form: ClassVar[Any] = None  # a Form class with the module's lesson options
     # Template names: "phone" (a student's whole screen), "console" (the teacher's console
-    # below the controls), "progress" (the console's position bar) and the report templates.
+    # below the controls), "progress" (the console's position bar), "result" (how one table
+    # ended, on the debrief page, given ``result``: an item of ``reports().results``) and the
+    # report templates.
     templates: ClassVar[dict[str, str]] = {}
     # Messages beyond the platform's own (ballot, refresh), as pydantic models with a
     # ``type`` literal: a phone's and a teacher's.

@@ -108,6 +108,7 @@ def index(request: HttpRequest, session: ClassSession) -> HttpResponse:
     return render(request, "reports/index.html", {
         "session": session, "paper": paper, "results": results,
         "pending": _pending(session, paper),
+        "result_template": session.lesson.templates.get("result", "reports/_result.html"),
         "students": students, "handouts_language": words[session.language][0],
         "other_languages": [{"code": c, "label": words[c][1]}
                             for c, _name in settings.LANGUAGES if c != session.language]})
