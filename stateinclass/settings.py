@@ -128,10 +128,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The live test server refuses an in-memory SQLite database.
     # One file per test run, so two runs on one machine do not share (and break) it.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f"test-db-{os.getpid()}.sqlite3")}
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's backend, with health checks only after the connection sat idle
+    # (stateinclass/postgresql/base.py): no SELECT 1 before every ballot.
+    DATABASES["default"]["ENGINE"] = "stateinclass.postgresql"
 # Keep database connections open between socket messages (docs/performance.md). With the
 # default (0) Channels closed the connection after every message: each ballot opened a new
 # one (a PostgreSQL login; for SQLite, closing the last connection checkpoints the WAL), which
-# tripled the cost of a ballot. Health checks drop a connection that the server has closed.
+# tripled the cost of a ballot. Health checks drop a connection that the server has closed
+# (on PostgreSQL only after it sat idle: stateinclass/postgresql/base.py).
 # The test suite sets 0 (tests/conftest.py), so no connection outlives a test database.
 DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("DB_CONN_MAX_AGE", "300"))
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
