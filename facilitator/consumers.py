@@ -141,7 +141,8 @@ class LessonConsumer(AsyncJsonWebsocketConsumer):
                     await self.send_json({"type": "ack", "id": message.id})
                 return
             try:
-                result = await database_sync_to_async(self.act)(message)
+                result = await broadcast.deliver_after(
+                    lambda: database_sync_to_async(self.act)(message))
             except ServiceError as exc:
                 await self.send_json({**exc.as_frame(), "id": message.id})
                 await self.send_view()
