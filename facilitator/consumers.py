@@ -195,6 +195,11 @@ class LessonConsumer(AsyncJsonWebsocketConsumer):
     async def lesson_refresh(self, event: dict[str, Any]) -> None:
         await self.send_view()
 
+    async def layer_lost(self, event: dict[str, Any]) -> None:
+        """This process lost Redis (``facilitator.channel_layer``): messages may have been
+        missed, so the socket closes and its page reconnects to a fresh view."""
+        await self.close(code=1012)
+
     async def send_json(self, content: Any, close: bool = False) -> None:
         try:
             await super().send_json(content, close)

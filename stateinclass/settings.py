@@ -142,23 +142,32 @@ DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("DB_CONN_MAX_AGE", "30
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 # Channels: Redis when several daphne processes serve one site, else in-process memory.
-# The Redis options avoid the traps in STACK.md (idle sockets dying at 5 s, the 100-connection
-# pool cap, and messages silently dropped by a full channel).
+# With Redis, channels-redis' Pub/Sub layer, made safe for a Redis restart
+# (facilitator/channel_layer.py: every socket reconnects to a fresh view); SIC_CHANNEL_LAYER=core
+# picks channels-redis' core layer instead (the benchmark compares them). The Redis options avoid
+# the traps in STACK.md (idle sockets dying at 5 s, the 100-connection pool cap, and, for the core
+# layer, messages silently dropped by a full channel).
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {
-                # socket_timeout None (STACK.md trap 1 allows 15 or None): with a timeout,
-                # redis-py 8 wraps reads in asyncio.wait_for, which on Python 3.11 can swallow
-                # a cancel, so consumers hung for 10 s at shutdown. Connecting still times out.
-                "hosts": [{"address": REDIS_URL, "max_connections": 1000, "socket_timeout": None,
-                           "socket_connect_timeout": 5}],
-                "capacity": 1000,
+    # socket_timeout None (STACK.md trap 1 allows 15 or None): with a timeout, redis-py 8 wraps
+    # reads in asyncio.wait_for, which on Python 3.11 can swallow a cancel, so consumers hung
+    # for 10 s at shutdown. Connecting still times out.
+    _redis_hosts = [{"address": REDIS_URL, "max_connections": 1000, "socket_timeout": None,
+                     "socket_connect_timeout": 5}]
+    if os.environ.get("SIC_CHANNEL_LAYER", "pubsub") == "core":
+        CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "CONFIG": {"hosts": _redis_hosts, "capacity": 1000},
             },
-        },
-    }
+        }
+    else:
+        CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "facilitator.channel_layer.PubSubChannelLayer",
+                "CONFIG": {"hosts": _redis_hosts},
+            },
+        }
 else:
     CHANNEL_LAYERS = {
         "default": {

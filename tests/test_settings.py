@@ -89,15 +89,15 @@ def test_in_memory_channel_layer_without_redis(load_settings):
 
 def test_redis_url_switches_to_redis_layer_with_safe_options(load_settings):
     url = "redis://cache.example:6379/2"
+    hosts = [{"address": url, "max_connections": 1000, "socket_timeout": None,
+              "socket_connect_timeout": 5}]
     assert load_settings(REDIS_URL=url)["CHANNEL_LAYERS"] == {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {
-                "hosts": [{"address": url, "max_connections": 1000, "socket_timeout": None,
-                           "socket_connect_timeout": 5}],
-                "capacity": 1000,
-            },
-        }
+        "default": {"BACKEND": "facilitator.channel_layer.PubSubChannelLayer",
+                    "CONFIG": {"hosts": hosts}},
+    }
+    assert load_settings(REDIS_URL=url, SIC_CHANNEL_LAYER="core")["CHANNEL_LAYERS"] == {
+        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
+                    "CONFIG": {"hosts": hosts, "capacity": 1000}},
     }
 
 
