@@ -84,7 +84,15 @@ class AusterityLesson(Lesson):
         return str(options_.get("bot_policy") or bots.DEFAULT_POLICY)
 
     def on_start(self, table: Table, state: Any, step: TeacherStep) -> Any:
-        ballot = script.ballot(table.session, state)
+        """Open year 1's first budget item, with the ballot timer every budget item has."""
+        session = table.session
+        if session.timer is None:
+            from facilitator import clock
+
+            seconds = options.timers(session.options)["ballot"]
+            session.timer = {"ends_at": clock.now().timestamp() + seconds, "left": None}
+            session.save(update_fields=["timer"])
+        ballot = script.ballot(session, state)
         if ballot is not None:
             from facilitator import services
 

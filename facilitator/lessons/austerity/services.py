@@ -143,7 +143,10 @@ def timer_set(*, session: ClassSession, kind: Any, seconds: Any,
     if kind not in lesson_options.TIMER_KINDS:
         raise ServiceError("bad_timer", _("Unknown timer."))
     timers = {**lesson_options.timers(session.options), kind: seconds}
-    lesson_options.check_timers(timers)
+    try:
+        lesson_options.check_timers(timers)
+    except ServiceError as exc:
+        raise ServiceError("bad_timer", exc.message) from None
     session.options = {**session.options, "timers": timers}
     session.save(update_fields=["options"])
     broadcast.refresh(session.pk, session.seats.values_list("pk", flat=True))
