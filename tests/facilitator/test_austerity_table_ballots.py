@@ -170,8 +170,9 @@ def test_a_bot_minister_waits_for_the_tables_vote_on_an_event() -> None:
     student = Seat.objects.get(table=table, is_bot=False)
     services.ballot_cast(seat_id=student.pk, decision=bag.decision, option=0,
                          expected=fresh(session).stage_id)
-    counted = TablePlay.objects.get(table=table).counts
-    assert [c["decision"] for c in counted] == [decision.id]
+    counted = [c for c in TablePlay.objects.get(table=table).counts
+               if not c["decision"].startswith("y1.budget.")]
+    assert counted[0]["decision"] == decision.id
     event = ("teacher", {"type": "event", "choice": counted[0]["choice"]})
     assert event in log_of(table)  # the count answered it; the bot minister played on
     assert pending(table).id != decision.id
