@@ -91,8 +91,8 @@ def choices_now(session: ClassSession, state: GameState, play_modes: dict[str, A
     if (session.stage in (script.YEAR, script.YEAR_END) and state.stage == POLICY
             and state.year == year):
         out += [(POLICY_MOTION, name) for name in policy_options(state) if name != script.KEEP]
-    in_session = session.stage in script.STAGE_ITEMS and session.round == year
-    if (in_session or session.stage == script.YEAR) and not script.year_done(state, year):
+    if (session.stage in script.STAGE_ITEMS or session.stage == script.YEAR) \
+            and not script.year_done(state, year):
         out += [(BALLOT, kind) for kind in modes.KINDS
                 if modes.mode_in(play_modes, kind, year) != modes.BALLOT]
     return out
@@ -117,7 +117,8 @@ def label(kind: str, target: str) -> str:
 def possible(motion: Motion, session: ClassSession, state: GameState,
              play_modes: dict[str, Any]) -> str | None:
     """None if the motion can still be decided; else why not (a ``REASONS`` key)."""
-    if motion.year != script.year_of(session):
+    if motion.year != script.year_of(session) or (
+            motion.kind != POLICY_MOTION and script.year_done(state, motion.year)):
         return YEAR_OVER
     if (motion.kind, motion.target) not in choices_now(session, state, play_modes):
         return IMPOSSIBLE
