@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from facilitator import selectors, services
-from facilitator.lessons.austerity import modes, script
+from facilitator.lessons.austerity import modes
 from facilitator.lessons.austerity import services as aus_services
 from facilitator.lessons.austerity.lesson import LESSON
 from facilitator.lessons.austerity.models import TablePlay
@@ -21,7 +21,6 @@ from tests.facilitator.austerity_lesson import (
     pending,
     seats_of,
     started,
-    state_of,
     to_the_year,
     vote,
 )
