@@ -57,7 +57,7 @@ def test_the_form_gives_the_start_portfolios_and_timers_options() -> None:
     chosen = {**LESSON.default_options, **form.options()}
     LESSON.check_options(chosen)
     assert chosen["same_start"] and chosen["portfolios"]
-    assert chosen["timers"] == {"draw": 10, "event": 30, "cuts": 30, "income": 16,
+    assert chosen["timers"] == {"draw": 8, "event": 30, "cuts": 30, "income": 16,
                                 "ballot": 40}
     untouched = OptionsForm(data={"seating": "tables", "scenario": "economic-crash",
                                   "difficulty": "easy", "country": ""})

@@ -49,7 +49,7 @@ class OptionsForm(forms.Form):
         label=_("Seconds for each of the minister's decisions"), required=False,
         min_value=lesson_options.TIMER_MIN, max_value=lesson_options.TIMER_MAX,
         initial=lesson_options.DEFAULT_TIMERS["event"],
-        help_text=_("An event or Cuts; Income gets about half of it and the draw a third. "
+        help_text=_("An event or Cuts; Income gets about half of it and the draw a quarter. "
                     "When it runs out, the sensible choice is taken."))
     ballot_seconds = forms.IntegerField(
         label=_("Seconds for each table vote"), required=False,
@@ -69,13 +69,13 @@ class OptionsForm(forms.Form):
 
 
 def form_timers(decision: int | None, ballot: int | None) -> dict[str, int]:
-    """The form's two numbers as the lesson's timers: an event, Cuts and Income get the
-    decision's seconds, Income and the draw a share of it (their choice is quicker)."""
+    """The form's two numbers as the lesson's timers: an event and Cuts get the decision's
+    seconds, Income and the draw the defaults' share of it (their choice is quicker)."""
     timers = dict(lesson_options.DEFAULT_TIMERS)
     if decision is not None:
         timers.update(event=decision, cuts=decision,
                       income=max(lesson_options.TIMER_MIN, round(decision * 8 / 15)),
-                      draw=max(lesson_options.TIMER_MIN, decision // 3))
+                      draw=max(lesson_options.TIMER_MIN, round(decision * 4 / 15)))
     if ballot is not None:
         timers["ballot"] = ballot
     return timers

@@ -17,8 +17,8 @@ DIFFICULTIES = ("easier", *data.DIFFICULTIES)
 # for Actions before the next pair is drawn) and every table ballot (a budget item, a motion,
 # a decision the table votes on). docs/modules.md gives the pace they make.
 TIMER_KINDS = ("draw", "event", "cuts", "income", "ballot")
-DEFAULT_TIMERS: dict[str, int] = {"draw": 5, "event": 15, "cuts": 15, "income": 8,
-                                  "ballot": 25}
+DEFAULT_TIMERS: dict[str, int] = {"draw": 4, "event": 15, "cuts": 15, "income": 8,
+                                  "ballot": 30}
 TIMER_MIN, TIMER_MAX = 3, 600
 DEFAULTS: dict[str, Any] = {
     "seating": TABLES, "scenario": data.ECONOMIC_CRASH, "difficulty": "easy", "country": None,

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from facilitator import bags, broadcast, clock
 from facilitator.errors import ServiceError
@@ -182,7 +183,8 @@ def wait_expire(*, session: ClassSession, table: Any, expected: str | None = Non
         pacing.mark(play, wait)
         left = lesson_options.timers(session.options)[wait[1]]
     if left > 0:
-        raise ServiceError("not_yet", _("Table %(n)d still has %(s)d seconds.")
+        raise ServiceError("not_yet", ngettext("Table %(n)d still has %(s)d second.",
+                                               "Table %(n)d still has %(s)d seconds.", left)
                            % {"n": found.number, "s": left}, status=409)
     step = last_step(session)
     if wait[1] == "ballot":
