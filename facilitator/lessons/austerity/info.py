@@ -25,6 +25,10 @@ def session_info(session: ClassSession) -> dict[str, Any]:
         "same_start": bool(session.options.get("same_start")),
         "timers": lesson_options.timers(session.options),
         "kinds": [{"kind": k, "name": str(modes.KIND_NAMES[k])} for k in modes.KINDS],
+        "modes": [{"mode": m, "name": str(modes.MODE_NAMES[m])} for m in modes.MODES],
+        "timer_kinds": [{"kind": k, "name": str(lesson_options.TIMER_NAMES[k]),
+                         "seconds": seconds}
+                        for k, seconds in lesson_options.timers(session.options).items()],
         "can_end_now": running and session.stage == script.YEAR_END,
     }
 
@@ -49,6 +53,19 @@ def _start(table: Table) -> Any:
     return engine.new_game(table.config, table.seed)
 
 
+def _teacher_decisions(session: ClassSession, state: Any, play_modes: dict[str, Any]
+                       ) -> list[dict[str, Any]]:
+    """The engine's open decisions the teacher's console answers at this table now."""
+    if not script.minister_may_act(session, state):
+        return []
+    from games import austerity as engine
+
+    year = script.year_of(session)
+    return [{"id": d.id, "kind": d.kind, "options": list(d.options)}
+            for d in engine.decisions(state)
+            if deciding.answered_by(play_modes, year, d) == modes.TEACHER]
+
+
 def table_info(table: Table, state: Any, seats: list[Seat] | None = None,
                seat: Seat | None = None) -> dict[str, Any]:
     """One table: its minister this year, who decides each kind, its motions, its timer,
@@ -66,12 +83,16 @@ def table_info(table: Table, state: Any, seats: list[Seat] | None = None,
     out: dict[str, Any] = {
         "minister": _person(script.minister(seats, year)),
         "modes": modes.modes_in(play_modes, year),
+        "decides": [{"kind": k, "name": str(modes.KIND_NAMES[k]), "mode": m}
+                    for k, m in modes.modes_in(play_modes, year).items()],
         "motions": motions.motions_info(table, session, state, play_modes, seats, seat),
         "support_needed": motions.support_needed(seats),
         "timer": pacing.timer_info(session, play, wait),
         "voting": {"decision": bag.decision, "kind": deciding.ballot_kind(bag.decision),
                    "options": list(bag.options)} if bag is not None else None,
         "last_count": counts[-1] if counts else None,
+        "teacher_decisions": _teacher_decisions(session, state, play_modes)
+        if bag is None else [],
         "portfolios": [],
     }
     if session.options.get("portfolios"):

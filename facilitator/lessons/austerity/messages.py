@@ -33,8 +33,10 @@ class Decide(Message):
 
 
 class RaiseMotion(Message):
+    """``kind`` may be left out: every target names one kind (``motions.kind_of``)."""
+
     type: Literal["motion_raise"]
-    kind: Annotated[StrictStr, Field(max_length=12)]
+    kind: Annotated[StrictStr, Field(max_length=12)] | None = None
     target: Choice
 
 
@@ -93,7 +95,8 @@ def seat_act(seat_id: int, message: Any, token_hash: str | None) -> Any:
         services.decide(seat_id=seat_id, decision=message.decision, choice=message.choice,
                         expected=expected, token_hash=token_hash)
     elif isinstance(message, RaiseMotion):
-        motions.motion_raise(seat_id=seat_id, kind=message.kind, target=message.target,
+        kind = message.kind or motions.kind_of(message.target)
+        motions.motion_raise(seat_id=seat_id, kind=kind, target=message.target,
                              expected=expected, token_hash=token_hash)
     elif isinstance(message, SupportMotion):
         motions.motion_support(seat_id=seat_id, motion=message.motion, expected=expected,

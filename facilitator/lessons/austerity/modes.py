@@ -20,6 +20,8 @@ EVENT, CUTS, INCOME, ACTIONS = "event", "cuts", "income", "actions"
 KINDS = (EVENT, CUTS, INCOME, ACTIONS)
 MINISTER, BALLOT, TEACHER = "minister", "ballot", "teacher"
 MODES = (MINISTER, BALLOT, TEACHER)
+MODE_NAMES = {MINISTER: gettext_lazy("Minister"), BALLOT: gettext_lazy("Table vote"),
+              TEACHER: gettext_lazy("Teacher")}
 KIND_NAMES = {EVENT: gettext_lazy("Events"), CUTS: gettext_lazy("Cuts"),
               INCOME: gettext_lazy("Income"), ACTIONS: gettext_lazy("Actions")}
 # The engine's decision kinds (``games.austerity.views.KINDS``) by the kind that answers them.

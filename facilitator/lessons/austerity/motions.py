@@ -70,6 +70,15 @@ def parse_id(decision: Any) -> tuple[int, int] | None:
     return int(year[1:]), int(number)
 
 
+def kind_of(target: str) -> str:
+    """The kind of motion a target names (targets of different kinds never coincide)."""
+    if target in modes.KINDS:
+        return BALLOT
+    if target.startswith(f"{data.OPEN}:"):
+        return INSTITUTION
+    return POLICY_MOTION if target.startswith("turn:") else ACTION
+
+
 def support_needed(seats: list[Seat]) -> int:
     """Supporters that make a motion ready (see the module docstring)."""
     voting = [s for s in seats if s.shares_id is None and not s.removed]

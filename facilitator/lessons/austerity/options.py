@@ -20,6 +20,9 @@ TIMER_KINDS = ("draw", "event", "cuts", "income", "ballot")
 DEFAULT_TIMERS: dict[str, int] = {"draw": 4, "event": 15, "cuts": 15, "income": 8,
                                   "ballot": 30}
 TIMER_MIN, TIMER_MAX = 3, 600
+TIMER_NAMES = {"draw": gettext_lazy("Before each draw"), "event": gettext_lazy("An event"),
+               "cuts": gettext_lazy("Cuts"), "income": gettext_lazy("Income"),
+               "ballot": gettext_lazy("Each table vote")}
 DEFAULTS: dict[str, Any] = {
     "seating": TABLES, "scenario": data.ECONOMIC_CRASH, "difficulty": "easy", "country": None,
     "extra_institutions": False, "policies": False, "year_limit": None, "bots_allowed": True,
