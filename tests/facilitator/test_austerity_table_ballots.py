@@ -62,11 +62,24 @@ def test_a_tie_goes_to_the_first_listed_option_and_says_the_tie_rule_decided_it(
     minister_answers(session, table)
     decision = pending(table)
     first, second = decision.options[0], decision.options[1]
-    vote(session, table, [second, first])
+    vote(session, table, [second, first, second, first])
     aus_services.ballot_close(session=fresh(session), table=1)  # absentees abstain
     assert log_of(table)[-1] == ("teacher", {"type": "event", "choice": first})
     shown = selectors.seat_view(seats_of(table)[0])["seat"]["last_count"]
     assert shown == {"decision": decision.id, "choice": first, "tie": True}
+
+
+def test_a_count_of_two_ballots_never_says_whether_they_tied() -> None:
+    session = to_the_year(started(5, seating="class"))
+    table = session.tables.get()
+    switch(session, modes.EVENT, modes.BALLOT)
+    minister_answers(session, table)
+    decision = pending(table)
+    vote(session, table, [decision.options[1], decision.options[0]])
+    aus_services.ballot_close(session=fresh(session), table=1)
+    assert log_of(table)[-1] == ("teacher", {"type": "event", "choice": decision.options[0]})
+    shown = selectors.seat_view(seats_of(table)[0])["seat"]["last_count"]
+    assert shown == {"decision": decision.id, "choice": decision.options[0], "tie": None}
 
 
 def test_nobody_voting_takes_the_first_option() -> None:

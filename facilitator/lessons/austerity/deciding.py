@@ -16,7 +16,8 @@ Table ballots in the year, by decision id (every one ``no change``/first-listed 
 
 Tie rule (``TIE_RULE``): the option listed first among the tied ones wins; nobody voted: the
 first listed option (no Action, a motion not carried). The outcome is kept with whether the
-rule decided it (``TablePlay.counts``).
+rule decided it (``TablePlay.counts``), except for a count of fewer than 3 ballots (outcome
+only: ``tie`` is None there, since with two ballots a tie tells each voter the other's vote).
 """
 
 from __future__ import annotations
@@ -168,14 +169,18 @@ def on_count(table: Table, state: GameState, decision: str, result: dict[str, An
     ranked = result["outcome"] if "outcome" in result else script.ranking(result["tally"])
     kind = ballot_kind(decision)
     play = modes.play_of(table)
+    # An outcome-only count (fewer than 3 ballots) says nothing of a tie: with two ballots
+    # it would tell either voter how the other voted.
+    shown = "tally" in result
     if kind == BUDGET:
         item = script.item_of(decision)
         choice, tie = script.winner(item, ranked)
-        modes.record_count(play, decision, choice, tie)
+        modes.record_count(play, decision, choice, tie if shown else None)
         return state
     options = list(Bag.objects.get(table=table, decision=decision).options)
     choice, tie = listed_winner(ranked, options)
-    modes.record_count(play, decision, choice, tie)
+    tie = tie and shown
+    modes.record_count(play, decision, choice, tie if shown else None)
     if kind == MOTION:
         state = motions.counted(table, state, decision, choice, tie, step)
     elif kind == ACTIONS_BALLOT:

@@ -69,8 +69,8 @@ def kind_of(engine_kind: str) -> str | None:
     return ENGINE_KIND.get(engine_kind)
 
 
-def record_count(play: TablePlay, decision: str, choice: str, tie: bool) -> None:
+def record_count(play: TablePlay, decision: str, choice: str, tie: bool | None) -> None:
     """A table ballot's outcome, kept for the screens (the winner and whether the tie rule
-    decided it; never a tally)."""
+    decided it, None where that may not be said; never a tally)."""
     play.counts = [*play.counts, {"decision": decision, "choice": choice, "tie": tie}]
     play.save(update_fields=["counts"])
