@@ -1,14 +1,27 @@
 """Austerity as a lesson module: each table governs one country (the engine's one player,
-``"government"``). A Finance Minister, rotating each year, takes the engine's decisions on
-their phone; the whole table votes in secret on each year's budget session.
+``"government"``, whose view every seat's phone shows). A Finance Minister, rotating each
+year, takes the engine's decisions on their phone; the whole table votes in secret on each
+year's budget session; students raise motions that the table votes on; the teacher may take
+a kind of decision to a table ballot or over to the console (``deciding``, ``modes``,
+``motions``, ``pacing``).
 
 The module is offered as "in preparation" (``playable = False``) until its screens and
-debrief land in this folder; its script, seating, ballots, bots and the minister's action work
-(``tests/facilitator/test_austerity_lesson.py``).
+debrief land in this folder (``tests/facilitator/test_austerity_*.py``).
 
-Seats keep their own names (every seat is a voter of its own: one token per student in the
-budget session's bag); the engine config names no players, since the whole table is the
-engine's one player.
+Seats keep their own names (every seat is a voter of its own: one token per student in
+every bag); the engine config names no players, since the whole table is the engine's one
+player.
+
+What the screens get (``info``; docs/modules.md, "What the screens get", says each in full):
+
+- ``session``: ``year``, ``tie_rule``, ``ballot_tie_rule``, ``portfolios``, ``same_start``,
+  ``timers``, ``kinds``, ``modes``, ``timer_kinds``, ``can_end_now``;
+- each projector table: ``minister``, ``modes``, ``decides``, ``motions``,
+  ``support_needed``, ``timer``, ``voting``, ``last_count``, ``teacher_decisions``,
+  ``portfolios``;
+- a phone's ``seat``: ``minister``, ``minister_name``, ``portfolio``, ``modes``, ``motions``,
+  ``support_needed``, ``timer``, ``voting``, ``last_count``; its ``can``: ``decide``,
+  ``raise``, ``support``.
 """
 
 from __future__ import annotations
