@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from facilitator import selectors, services
-from facilitator.lessons.austerity import modes
+from facilitator.lessons.austerity import modes, script
 from facilitator.lessons.austerity import services as aus_services
 from facilitator.lessons.austerity.lesson import LESSON
 from facilitator.lessons.austerity.models import TablePlay
@@ -21,6 +21,7 @@ from tests.facilitator.austerity_lesson import (
     pending,
     seats_of,
     started,
+    state_of,
     to_the_year,
     vote,
 )
@@ -188,3 +189,37 @@ def test_a_bot_minister_waits_for_the_tables_vote_on_an_event() -> None:
     event = ("teacher", {"type": "event", "choice": counted[0]["choice"]})
     assert event in log_of(table)  # the count answered it; the bot minister played on
     assert pending(table).id != decision.id
+
+
+def test_a_short_game_with_every_kind_a_table_ballot_reaches_the_final_and_replays() -> None:
+    from facilitator.log import game_record, verify_table
+    from facilitator.models import Table
+    from games import austerity as engine
+    from games.core import replay
+    from tests.facilitator.austerity_lesson import advance
+
+    session = started(1, fill="bots", year_limit=2)
+    for kind in modes.KINDS:
+        switch(session, kind, modes.BALLOT)
+    table = session.tables.get()
+    student = Seat.objects.get(table=table, is_bot=False)
+    for _n in range(400):
+        session = fresh(session)
+        if session.stage == "final":
+            break
+        bag = open_bag(table)
+        if bag is not None and not bag.receipts.filter(seat=student).exists():
+            services.ballot_cast(seat_id=student.pk, decision=bag.decision, option=0,
+                                 expected=session.stage_id)
+        elif session.stage == "year" and minister_of(session, table) == student \
+                and bag is None and pending(table) is not None \
+                and not script.year_done(state_of(table), script.year_of(session)):
+            aus_services.decide(seat_id=student.pk, decision=pending(table).id,
+                                choice="draw", expected=session.stage_id)
+        else:
+            advance(session)
+    assert fresh(session).stage == "final"
+    assert any(c["decision"].endswith(".event") for c in table.austerity.counts)
+    assert verify_table(Table.objects.get(pk=table.pk)) == []
+    replayed = replay(game_record(Table.objects.get(pk=table.pk)))
+    assert engine.to_dict(replayed.state) == engine.to_dict(state_of(table))
