@@ -66,26 +66,31 @@ def _teacher_decisions(session: ClassSession, state: Any, play_modes: dict[str, 
             if deciding.answered_by(play_modes, year, d) == modes.TEACHER]
 
 
-def table_info(table: Table, state: Any, seats: list[Seat] | None = None,
-               seat: Seat | None = None) -> dict[str, Any]:
+def table_info(table: Table, state: Any) -> dict[str, Any]:
     """One table: its minister this year, who decides each kind, its motions, its timer,
-    the outcome of its last table ballot, and each seat's portfolio (with the option)."""
+    the open vote, the outcome of its last table ballot, the decisions the console answers,
+    and each seat's portfolio (with the option)."""
+    return _facts(table, state, table_seats(table), None)[0]
+
+
+def _facts(table: Table, state: Any, seats: list[Seat], seat: Seat | None
+           ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``table_info`` (with ``supported`` for ``seat``), and the play's raw modes."""
     session = table.session
-    seats = table_seats(table) if seats is None else seats
     play = modes.read_play(table)
     play_modes = play.modes if play is not None else {}
     year = script.year_of(session)
-    wait = None
-    if play is not None:
-        wait = pacing.wait_now(table, session, state, play)
     bag = bags.open_bag(table)
+    wait = pacing.wait_now(table, session, state, play, bag) if play is not None else None
     counts = play.counts if play is not None else []
+    now = modes.modes_in(play_modes, year)
     out: dict[str, Any] = {
         "minister": _person(script.minister(seats, year)),
-        "modes": modes.modes_in(play_modes, year),
+        "modes": now,
         "decides": [{"kind": k, "name": str(modes.KIND_NAMES[k]), "mode": m}
-                    for k, m in modes.modes_in(play_modes, year).items()],
-        "motions": motions.motions_info(table, session, state, play_modes, seats, seat),
+                    for k, m in now.items()],
+        "motions": motions.motions_info(table, session, state, play_modes, seats, seat,
+                                        voting={bag.decision} if bag else set()),
         "support_needed": motions.support_needed(seats),
         "timer": pacing.timer_info(session, play, wait),
         "voting": {"decision": bag.decision, "kind": deciding.ballot_kind(bag.decision),
@@ -99,33 +104,33 @@ def table_info(table: Table, state: Any, seats: list[Seat] | None = None,
         start = _start(table)
         out["portfolios"] = [_portfolio(s, state, start) for s in seats
                              if s.shares_id is None and not s.removed]
-    return out
+    return out, play_modes
 
 
 def seat_info(session: ClassSession, seat: Seat, table: Table) -> dict[str, Any]:
     """One phone: the table's facts (``table_info``) and what this seat may do now."""
+    from games import austerity as engine
+
     state = load_state(table)
-    seats = table_seats(table)
-    facts = table_info(table, state, seats, seat)
+    facts, play_modes = _facts(table, state, table_seats(table), seat)
     year = script.year_of(session)
     running = session.status == ClassSession.Status.RUNNING and not session.paused
     is_minister = facts["minister"] is not None and facts["minister"]["seat"] == seat.pk
     decide: list[str] = []
     if running and is_minister and facts["voting"] is None \
             and script.minister_may_act(session, state):
-        play_modes = modes.read_play(table).modes if modes.read_play(table) else {}
-        from games import austerity as engine
-
         decide = [d.id for d in engine.decisions(state)
                   if deciding.answered_by(play_modes, year, d) == modes.MINISTER]
     raise_: list[dict[str, str]] = []
     support: list[str] = []
     if running and not seat.is_bot:
-        play = modes.read_play(table)
-        raisable = motions.choices_now(session, state, play.modes if play else {})
+        mine_open = any(m["status"] == "open" and m["raised_by_seat"] == seat.pk
+                        for m in facts["motions"])
         taken = {(m["kind"], m["target"]) for m in facts["motions"] if m["status"] == "open"}
-        raise_ = [{"kind": k, "target": t, "label": motions.label(k, t)}
-                  for k, t in raisable if (k, t) not in taken]
+        if not mine_open:  # one open motion per student
+            raise_ = [{"kind": k, "target": t, "label": motions.label(k, t)}
+                      for k, t in motions.choices_now(session, state, play_modes)
+                      if (k, t) not in taken]
         support = [m["decision"] for m in facts["motions"]
                    if m["status"] == "open" and m["possible"] and not m["supported"]]
     mine = next((p for p in facts["portfolios"] if p["seat"] == seat.pk), None)

@@ -181,11 +181,13 @@ def counted(table: Table, state: GameState, decision: str, choice: str, tie: boo
 
 def motions_info(table: Table, session: ClassSession, state: GameState,
                  play_modes: dict[str, Any], seats: list[Seat],
-                 seat: Seat | None = None) -> list[dict[str, Any]]:
-    """This year's motions at the table (and last year's that ended with it), in order."""
+                 seat: Seat | None = None, voting: set[str] | None = None
+                 ) -> list[dict[str, Any]]:
+    """This year's motions at the table, in order (``voting``: the open bag's decision,
+    if the caller has read it)."""
     year = script.year_of(session)
     needed = support_needed(seats)
-    voting = _voting_ids(table)
+    voting = _voting_ids(table) if voting is None else voting
     names = {s.pk: s.nickname for s in seats}
     out = []
     for motion in (Motion.objects.filter(table=table, year=year).order_by("number")
@@ -199,6 +201,7 @@ def motions_info(table: Table, session: ClassSession, state: GameState,
             "decision": decision, "number": motion.number, "kind": motion.kind,
             "target": motion.target, "label": label(motion.kind, motion.target),
             "raised_by": names.get(motion.raised_by_id or 0, ""),
+            "raised_by_seat": motion.raised_by_id,
             "supporters": backers, "support": len(backers), "needed": needed,
             "ready": status == Motion.Status.OPEN and reason is None
             and len(backers) >= needed,

@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Literal
 
 from facilitator import bags, clock
 from facilitator.lessons.austerity import options as lesson_options
 from facilitator.lessons.austerity import script
 from facilitator.lessons.austerity.models import TablePlay
-from facilitator.models import ClassSession, Table
+from facilitator.models import Bag, ClassSession, Table
 from games.core import Action
 
 TIMED_DECISIONS = ("draw", "event", "cuts", "income")
@@ -42,11 +42,14 @@ def year_seconds(actions: Iterable[Action], ballots: int,
     return decisions + ballots * timers["ballot"]
 
 
-def wait_now(table: Table, session: ClassSession, state: Any, play: TablePlay) -> Wait | None:
-    """What the table waits for now that has a timer, or None."""
+def wait_now(table: Table, session: ClassSession, state: Any, play: TablePlay,
+             bag: Bag | Literal["read"] | None = "read") -> Wait | None:
+    """What the table waits for now that has a timer, or None (``bag``: the table's open
+    bag, if the caller has read it)."""
     from facilitator.lessons.austerity import deciding, modes
 
-    bag = bags.open_bag(table)
+    if bag == "read":
+        bag = bags.open_bag(table)
     if bag is not None:
         in_year = session.stage in (script.YEAR, script.YEAR_END)
         return (bag.decision, "ballot") if in_year else None
