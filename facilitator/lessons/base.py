@@ -114,8 +114,9 @@ class Lesson:
         return seeds
 
     def engine_audience(self, seat: Seat) -> str:
-        """The engine audience whose view a seat's phone shows: the seat's own player name
-        by default (a module whose whole table is one engine player names that player)."""
+        """The engine player whose view a seat's phone shows (with its legal actions): the
+        seat's own player name by default (a module whose whole table is one engine player
+        names that player)."""
         return seat.player_name
 
     first_stage: ClassVar[str]  # the stage "start" opens

@@ -138,3 +138,18 @@ def test_every_budget_item_has_the_ballot_timer() -> None:
     assert session.stage == "budget_borrow"
     assert services.timer_left(session.timer)[0] == options.DEFAULT_TIMERS["ballot"]
     assert to_the_year(session).timer is None  # the year's timers are each table's
+
+
+def test_after_an_undo_a_tables_timer_starts_when_the_console_first_asks(later) -> None:  # type: ignore[no-untyped-def]
+    session = to_the_year(started(5, seating="class"))
+    table = session.tables.get()
+    play = table.austerity
+    play.wait = {}  # as after an Undo: the table's wait was never timed
+    play.save(update_fields=["wait"])
+    with pytest.raises(services.ServiceError) as caught:
+        aus_services.wait_expire(session=fresh(session), table=1)
+    assert caught.value.code == "not_yet"
+    assert Table.objects.get(pk=table.pk).austerity.wait["key"] == pending(table).id
+    later(options.DEFAULT_TIMERS["draw"] + 1)
+    aus_services.wait_expire(session=fresh(session), table=1)
+    assert log_of(table)[-1][1]["type"] == "draw"

@@ -166,11 +166,20 @@ def ballot_close(*, session: ClassSession, table: Any, expected: str | None = No
     _moved_on(session, found, state)
 
 
-@transaction.atomic
 def wait_expire(*, session: ClassSession, table: Any, expected: str | None = None) -> None:
     """A table's timer ran out (the console says so at its zero): its vote is counted, or
     the minister's decision takes its default (``deciding.default_answer``). Refused before
-    the server's clock says it ran out, and for a table whose wait has no timer."""
+    the server's clock says it ran out, and for a table whose wait has no timer. A wait
+    whose timer never started (after an Undo) starts it now (committed), and says so."""
+    with transaction.atomic():
+        number = _expire(session, table, expected)
+    if number is not None:  # raised after the commit: the timer's start stays
+        raise ServiceError("not_yet", _("Table %(n)d's timer starts now.") % {"n": number},
+                           status=409)
+
+
+def _expire(session: ClassSession, table: Any, expected: str | None) -> int | None:
+    """Run out the table's timer; the table's number if its timer only started now."""
     session, found = _teacher_table(session, table, expected)
     state = load_state(found)
     play = modes.play_of(found)
@@ -181,7 +190,7 @@ def wait_expire(*, session: ClassSession, table: Any, expected: str | None = Non
     left = pacing.seconds_left(session, play, wait)
     if left is None:
         pacing.mark(play, wait)
-        left = lesson_options.timers(session.options)[wait[1]]
+        return found.number
     if left > 0:
         raise ServiceError("not_yet", ngettext("Table %(n)d still has %(s)d second.",
                                                "Table %(n)d still has %(s)d seconds.", left)
@@ -193,6 +202,7 @@ def wait_expire(*, session: ClassSession, table: Any, expected: str | None = Non
         state, _e = apply_action(found, state, deciding.default_answer(found, state),
                                  actor=Actor.TEACHER, step=step)
     _moved_on(session, found, state)
+    return None
 
 
 @transaction.atomic
