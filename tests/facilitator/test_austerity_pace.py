@@ -73,7 +73,7 @@ def test_the_ministers_timer_shows_on_the_screens_and_runs_from_the_decision() -
     session = to_the_year(started(5, seating="class"))
     table = session.tables.get()
     timer = selectors.projector_view(session)["tables"][0]["timer"]
-    assert timer == {"kind": "draw", "decision": pending(table).id,
+    assert timer == {"kind": "draw", "name": "Before each draw", "decision": pending(table).id,
                      "seconds": options.DEFAULT_TIMERS["draw"],
                      "left": options.DEFAULT_TIMERS["draw"], "running": True}
     chair = minister_of(session, table)

@@ -74,7 +74,7 @@ def mark(play: TablePlay, wait: Wait | None) -> None:
 
 def timer_info(session: ClassSession, play: TablePlay | None,
                wait: Wait | None) -> dict[str, Any] | None:
-    """The table's timer for the screens: ``{"kind", "decision", "seconds", "left",
+    """The table's timer for the screens: ``{"kind", "name", "decision", "seconds", "left",
     "running"}`` (None: nothing timed)."""
     if wait is None:
         return None
@@ -83,8 +83,8 @@ def timer_info(session: ClassSession, play: TablePlay | None,
     left = seconds
     if play is not None and play.wait.get("key") == key:
         left = max(0, math.ceil(play.wait["since"] + seconds - clock.now().timestamp()))
-    return {"kind": kind, "decision": key, "seconds": seconds, "left": left,
-            "running": not session.paused}
+    return {"kind": kind, "name": str(lesson_options.TIMER_NAMES[kind]), "decision": key,
+            "seconds": seconds, "left": left, "running": not session.paused}
 
 
 def seconds_left(session: ClassSession, play: TablePlay, wait: Wait) -> int | None:
