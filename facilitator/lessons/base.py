@@ -109,6 +109,18 @@ class Lesson:
         """The engine config of one table whose players are ``names``."""
         return {"players": names}
 
+    def table_seeds(self, options: dict[str, Any], seeds: list[int]) -> list[int]:
+        """The seed of each table, given one fresh seed per table (in table order); the
+        default keeps them. A module may give every table the same seed (e.g. so that a
+        debrief compares the tables' choices from one starting position)."""
+        return seeds
+
+    def engine_audience(self, seat: Seat) -> str:
+        """The engine player whose view a seat's phone shows (with its legal actions): the
+        seat's own player name by default (a module whose whole table is one engine player
+        names that player)."""
+        return seat.player_name
+
     first_stage: ClassVar[str]  # the stage "start" opens
     stage_names: ClassVar[dict[str, str | Promise]] = {}  # every stage: its label
 
@@ -166,6 +178,13 @@ class Lesson:
         ``{"tally": ...}`` or ``{"outcome": ...}``."""
         return {"type": "count", "decision": decision, **result}
 
+    def on_count(self, table: Table, state: Any, decision: str, result: dict[str, Any],
+                 step: TeacherStep | None) -> Any:
+        """After a bag's count actions are applied: the module's own follow-up at the table
+        (``result`` as for :meth:`count_action`; its outcome may be kept, never a ballot);
+        returns the table's state. The default does nothing."""
+        return state
+
     def ballot_outcome(self, state: Any, decision: str, tally: dict[str, int]) -> Any:
         """The outcome of a count where only the outcome may be kept: the engine's
         ``ballot_outcome`` unless the module settles the ballot itself."""
@@ -198,6 +217,11 @@ class Lesson:
 
     def session_info(self, session: ClassSession) -> dict[str, Any]:
         """What the screens need of the session beyond the platform's own fields."""
+        return {}
+
+    def table_info(self, table: Table, state: Any) -> dict[str, Any]:
+        """What the projector and the console need of one table beyond the engine's public
+        view and the platform's roster (merged into the table's entry of the view)."""
         return {}
 
     def seat_info(self, session: ClassSession, seat: Seat, table: Table,

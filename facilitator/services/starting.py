@@ -56,10 +56,11 @@ def session_start(*, session: ClassSession, fill: str | None = None,
     start = 0
     shared = iter(partners)
     engine = get_engine(session.game)
+    seeds = lesson.table_seeds(session.options, [rng.randrange(2**62) for _ in plan.tables])
     for number, size in enumerate(plan.tables, start=1):
         members = seats[start:start + size]
         start += size
-        table = Table.objects.create(session=session, number=number, seed=rng.randrange(2**62),
+        table = Table.objects.create(session=session, number=number, seed=seeds[number - 1],
                                      config={})
         names: list[str] = []
         for position, seat in enumerate(members):
