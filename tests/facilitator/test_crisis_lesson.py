@@ -517,3 +517,22 @@ def test_the_shorter_game_ends_after_round_5s_evaluation() -> None:
     session = play_out(started(4, team_size=2, here=False, rounds=5))
     assert (session.stage, session.round, session.status) == ("final", 5, "finished")
     assert all(script.last_round(session) for _t in session.tables.all())
+
+
+def test_the_shorter_game_scores_the_teams_as_they_stood_when_round_5_ended() -> None:
+    from facilitator.lessons.crisis import scoring
+
+    session = play_out(started(4, team_size=2, here=False, rounds=5, difficulty="easy"))
+    table = human_table(session)
+    state = state_of(table)
+    assert state.round == 6  # the engine already drew round 6's Event and charged interest
+    at_end = scoring.state_at_round_end(table, 5)
+    evaluated = state.history[4]["evaluation"]["vp"]
+    for team in state.names:
+        credits = sum(e.amount if e.destination == f"player:{team}" else -e.amount
+                      for e in table.ledger.filter(round__lte=5)
+                      if f"player:{team}" in (e.source, e.destination))
+        assert at_end.player(team).credits == credits
+        assert at_end.player(team).vp == evaluated[team]
+    scores = scoring.final_scores(table, state, 5)
+    assert sorted(s["place"] for s in scores.values()) in ([1, 2], [1, 1])
