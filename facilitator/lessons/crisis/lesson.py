@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from facilitator.lessons.base import Lesson, StepPlan
-from facilitator.lessons.crisis import bots, messages, options, script
+from facilitator.lessons.crisis import bots, messages, options, presenters, script
 from facilitator.lessons.crisis.forms import OptionsForm
 from facilitator.models import ClassSession, Seat, Table, TeacherStep
 from facilitator.seating import SeatingPlan, even_split
@@ -111,7 +111,21 @@ class CrisisLesson(Lesson):
 
     def session_info(self, session: ClassSession) -> dict[str, Any]:
         return {"crisis_round": script.play.round_of(session),
-                "rounds": script.rounds_of(session)}
+                "rounds": script.rounds_of(session), "next_label": str(script.next_label(session)),
+                "crisis_tables": presenters.table_extras(session)}
+
+    def seat_info(self, session: ClassSession, seat: Seat, table: Table,
+                  legal: list[dict[str, Any]]) -> dict[str, Any]:
+        data = presenters.seat_data(session, seat, table)
+        return {"can": {"move": data["captain"] and bool(data["choices"] or data["planner"]),
+                        "suggest": not data["captain"] and bool(data["decision"])},
+                "crisis": data}
+
+    def projector_context(self, view: dict[str, Any], *, join_url: str = "") -> dict[str, Any]:
+        return presenters.projector_context(view, join_url=join_url)
+
+    def phone_context(self, view: dict[str, Any]) -> dict[str, Any]:
+        return presenters.phone_context(view)
 
     def seat_act(self, seat_id: int, message: Any, token_hash: str | None) -> Any:
         return messages.seat_act(seat_id, message, token_hash)
