@@ -22,7 +22,6 @@ from games import crisis as engine
 from games.crisis import data
 from tests.facilitator.test_crisis_lesson import (
     advance,
-    busy_round,
     captain,
     human_table,
     place,
