@@ -536,3 +536,15 @@ def test_the_shorter_game_scores_the_teams_as_they_stood_when_round_5_ended() ->
         assert at_end.player(team).vp == evaluated[team]
     scores = scoring.final_scores(table, state, 5)
     assert sorted(s["place"] for s in scores.values()) in ([1, 2], [1, 1])
+
+
+def test_the_length_estimate_counts_every_turn_of_a_bot_game() -> None:
+    from facilitator.lessons.crisis import pacing
+
+    two = pacing.turns_per_round(2, games=3, seed=7)
+    five = pacing.turns_per_round(5, games=3, seed=7)
+    assert two["turns"] >= 2 * 4  # every Manager placed is a turn, four a team at least
+    assert five["turns"] > two["turns"]
+    full = pacing.lesson_minutes(20, 7, turn_seconds=30, production_seconds=90)
+    assert full == 7 * (2 * pacing.BEAT + 20 * 30 + 90) / 60
+    assert pacing.lesson_minutes(20, 5, turn_seconds=30, production_seconds=90) < full

@@ -29,12 +29,12 @@ class OptionsForm(forms.Form):
                  (lesson_options.SHORT_ROUNDS, _("Shorter: 5 rounds, scored at the end of "
                                                  "round 5"))])
     turn_seconds = forms.TypedChoiceField(
-        label=_("Time per turn"), coerce=int, initial=60,
+        label=_("Time per turn"), coerce=int, initial=30,
         choices=lambda: _seconds(lesson_options.TURN_SECONDS, _("No timer")),
         help_text=_("A turn not taken in time takes its default: a Manager goes to Government "
                     "Subsidy (no Penalty), an Exports turn passes."))
     production_seconds = forms.TypedChoiceField(
-        label=_("Time for Production"), coerce=int, initial=120,
+        label=_("Time for Production"), coerce=int, initial=90,
         choices=lambda: _seconds(lesson_options.PRODUCTION_SECONDS, _("No timer")))
     bots_allowed = forms.BooleanField(
         label=_("Bots may fill empty team places"), required=False, initial=True,

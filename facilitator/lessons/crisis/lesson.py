@@ -49,7 +49,8 @@ class CrisisLesson(Lesson):
     summary = gettext_lazy("Teams run companies in a country on the edge of bankruptcy: every "
                            "round they choose between private profit and keeping the country "
                            "afloat.")
-    duration = gettext_lazy("7 rounds, about 90 minutes")
+    duration = gettext_lazy("7 rounds in about 75 minutes with 30-second turns, or a shorter "
+                            "game of 5 rounds")
     group_sizes = gettext_lazy("Tables of 2 to 5 teams of 2 to 4 students")
     students_do = gettext_lazy("A rotating captain places managers, plans production and exports;"
                                " teammates suggest moves from their phones.")

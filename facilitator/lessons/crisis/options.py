@@ -20,9 +20,11 @@ SHORT_ROUNDS = 5
 ROUND_COUNTS = (cards.ROUNDS, SHORT_ROUNDS)
 TURN_SECONDS = (0, 30, 45, 60, 90, 120)  # 0: no per-turn timer
 PRODUCTION_SECONDS = (0, 60, 90, 120, 180, 240)  # the Production stage's countdown
+# 30-second turns by default: with 60 a table of five teams may need over two hours for 7
+# rounds (pacing.py; docs/engines/crisis.md, "How long a lesson takes").
 DEFAULTS: dict[str, Any] = {
     "team_size": 3, "difficulty": data.MEDIUM, "bots_allowed": True, "bot_policy": "sensible",
-    "rounds": cards.ROUNDS, "turn_seconds": 60, "production_seconds": 120,
+    "rounds": cards.ROUNDS, "turn_seconds": 30, "production_seconds": 90,
 }
 
 
