@@ -548,3 +548,43 @@ def test_the_length_estimate_counts_every_turn_of_a_bot_game() -> None:
     full = pacing.lesson_minutes(20, 7, turn_seconds=30, production_seconds=90)
     assert full == 7 * (2 * pacing.BEAT + 20 * 30 + 90) / 60
     assert pacing.lesson_minutes(20, 5, turn_seconds=30, production_seconds=90) < full
+
+
+def test_undoing_the_evaluation_brings_the_held_move_back_as_it_was() -> None:
+    session = advance(started(4, team_size=2))
+    table = human_table(session)
+    busy_round(session, table)
+    session = to_stage(session, "exports")
+    for _n in range(20):
+        decision = waiting(table)
+        outcome = crisis.move_submit(
+            seat_id=captain(session, table, decision.deciders[0]).pk, decision=decision.id,
+            action={"type": "pass"}, expected=session.stage_id)
+        if outcome == "held":
+            break
+    session = advance(session)
+    assert state_of(table).round == 2
+    services.session_undo(session=fresh(session), expected=fresh(session).stage_id)
+    assert fresh(session).stage == "exports" and state_of(table).round == 1
+    assert play.held_move(Table.objects.get(pk=table.pk), state_of(table)) is not None
+
+
+def test_a_phone_without_a_socket_moves_by_a_plain_form_post() -> None:
+    from django.test import Client
+
+    session = services.session_create(owner=make_teacher(), game="crisis",
+                                       options={"team_size": 2})
+    tokens = join(session, 4)
+    services.session_start(session=fresh(session), seed=5)
+    session = advance(fresh(session))
+    table = human_table(session)
+    decision = waiting(table)
+    chief = captain(session, table, decision.deciders[0])
+    phone = Client()
+    phone.cookies["sic_seat"] = tokens[chief.nickname]
+    answer = phone.post("/play/act/", {"type": "move", "decision": decision.id,
+                                       "expected": session.stage_id,
+                                       "action": json.dumps({"type": "place",
+                                                             "space": "leadership"})})
+    assert answer.status_code == 302
+    assert state_of(table).placements["leadership"] == list(decision.deciders)
