@@ -14,6 +14,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from facilitator import parties
 from facilitator.lessons.crisis import play, script, words
@@ -24,6 +25,13 @@ from games import crisis as engine
 from games.crisis import board, cards
 from games.crisis.state import GameState
 
+CLOSING_HINTS = {
+    play.PLAN: gettext_lazy("Next places every Manager not yet placed on Government Subsidy "
+                            "(no Penalty) and takes each open choice's first option."),
+    play.PRODUCE: gettext_lazy("Next gives every team without a confirmed plan the suggested "
+                               "plan."),
+    play.EXPORT: gettext_lazy("Next passes for every team still on Exports."),
+}
 ANSWERS = {"place": ("place",), "resolve": ("resolve",), "produce": ("produce",),
            "export": ("pass", "export", "black_market")}
 
@@ -251,8 +259,9 @@ def projector_table(table: dict[str, Any], session: dict[str, Any],
     stage, round_ = session["stage"], session.get("crisis_round", 1)
     names = list(game["players"])
     heads = captains(table["seats"], round_)
-    turn = next((d["deciders"][0] for d in game.get("waiting", [])), None) \
-        if stage in play.STAGE_PHASES and game.get("round") == round_ else None
+    turn = next((d["deciders"][0] for d in game.get("waiting", [])
+                 if d.get("kind") in play.TURN_KINDS), None) \
+        if stage in (play.PLAN, play.EXPORT) and game.get("round") == round_ else None
     evaluation = evaluation_of(game, round_) if stage == play.EVALUATION else None
     final = extras.get("final") if stage == play.FINAL else None
     teams = []
@@ -282,6 +291,8 @@ def projector_table(table: dict[str, Any], session: dict[str, Any],
         "contracts": [words.contract(c) for c in game["board"]["contracts"][:8]],
         "future": [words.contract(c) for c in game["board"]["contracts"][8:]],
         "exports": [words.team_letter(names, n) for n in game.get("exports", [])],
+        "producing": [words.team_letter(names, d["deciders"][0]) for d in game.get("waiting", [])
+                      if d.get("kind") == "produce"] if stage == play.PRODUCE else [],
         "evaluation": evaluation, "final": final, "bankrupt": game.get("bankrupt"),
         "over": game.get("over"),
     }
@@ -302,7 +313,10 @@ def projector_context(view: dict[str, Any], *, join_url: str = "") -> dict[str, 
     for t in tables:
         t["track"] = track(t["status"])
     stage = session["stage"]
-    return {"session": session, "tables": tables, "lobby": view.get("lobby"),
+    waiting = any(t["turn"] or t.get("producing") for t in tables)
+    return {"session": session, "tables": tables,
+            "closing_hint": str(CLOSING_HINTS.get(stage, "")) if waiting else "",
+            "lobby": view.get("lobby"),
             "join_url": join_url, "join_code": session.get("join_code") or "",
             "next_label": session.get("next_label") or _("Next"),
             "stage_name": str(script.STAGE_NAMES.get(stage, stage)),
