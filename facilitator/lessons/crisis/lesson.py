@@ -134,5 +134,10 @@ class CrisisLesson(Lesson):
     def teacher_act(self, session: ClassSession, message: Any) -> None:
         messages.teacher_act(session, message)
 
+    def reports(self) -> Any:
+        from facilitator.lessons.crisis import debrief
+
+        return debrief
+
 
 LESSON = CrisisLesson()
