@@ -176,3 +176,20 @@ def test_the_console_page_and_the_phone_page_render_over_http() -> None:
     page = teacher.get(f"/teacher/lessons/{session.pk}/")
     assert page.status_code == 200 and b"crisis.css" in page.content
     assert play.round_of(session) == 1 and LESSON.templates["phone"]
+
+
+def test_a_table_whose_game_ended_says_so_while_the_lesson_goes_on() -> None:
+    from facilitator.log import save_state
+
+    session = advance(started(12, team_size=2))  # two tables of three teams
+    first, second = session.tables.order_by("number")
+    state = state_of(first)
+    state.phase, state.bankrupt, state.status = "over", True, -3
+    save_state(first, state)
+    page = console_html(session)
+    assert page.count("the game at this table is over") == 1
+    assert "to play" in page  # the other table plays on
+    phone = phone_html(captain(session, first, state.names[0]))
+    assert "The game at your table is over." in phone
+    assert "The game at your table is over." not in phone_html(
+        captain(session, second, state_of(second).names[0]))

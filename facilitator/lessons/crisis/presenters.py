@@ -196,6 +196,7 @@ def phone_context(view: dict[str, Any]) -> dict[str, Any]:
         context["event"] = words.event(game.get("event"))
         context["goal"] = game.get("goal")
     context["crisis"] = data
+    context["over"] = bool(game.get("over"))
     context["letter"] = data.get("letter") or (
         words.team_letter(list(game["players"]), team) if team else "")
     return context
