@@ -2,8 +2,9 @@
 A rotating captain makes the team's moves on their phone; teammates suggest; the teacher
 moves every table through the round's beats (``script``).
 
-Offered as "in preparation" (``playable = False``) until its screens, debrief and browser
-test are complete (docs/modules.md, "Crisis's lesson side").
+Offered as "in preparation" (``playable = False``) until the engine's player view lists its
+legal actions (the platform's phone view reads them) and a browser test plays it
+(docs/modules.md, "Crisis's lesson side").
 """
 
 from __future__ import annotations
