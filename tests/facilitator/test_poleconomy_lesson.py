@@ -269,7 +269,7 @@ def test_a_teams_captain_sends_its_orders_and_a_teammate_suggests() -> None:
     assert PendingOrders.objects.get().player == "Team 1"
     info = LESSON.seat_info(fresh(session), captain, table, [])
     assert info["orders"]["orders"] == ROLL
-    assert info["suggestions"] == [{"by": mate.nickname, "orders": ROLL}]
+    assert [(s["by"], s["orders"]) for s in info["suggestions"]] == [(mate.nickname, ROLL)]
 
 
 def test_a_bot_player_writes_its_orders_when_the_orders_open() -> None:
@@ -288,14 +288,18 @@ def test_the_game_master_sees_orders_as_they_arrive_corrects_them_and_undo_resto
     table = session.tables.get()
     seat = seats_of(table)[0]
     pol.orders_send(seat_id=seat.pk, orders=ROLL, expected=session.stage_id)
-    panel = LESSON.projector_context(_view(session))["tables"][0]["master"]
+    from facilitator.lessons.poleconomy import presenters
+
+    panel = presenters.master_context(_view(session))["tables"][0]["master"]
+    assert "master" not in LESSON.projector_context(_view(session))["tables"][0]
     mine = next(p for p in panel["players"] if p["name"] == seat.player_name)
     assert (mine["sent"], mine["orders"]) == (True, ROLL)
     corrected = {"move": {"corner": "life-insurance", "act": True}}
     pol.master_orders(session=fresh(session), table=1, player=seat.player_name,
                       orders=corrected)
-    assert LESSON.seat_info(fresh(session), seat, table, [])["orders"] == {
-        "sent": True, "orders": corrected, "by_master": True}
+    shown = LESSON.seat_info(fresh(session), seat, table, [])["orders"]
+    assert (shown["sent"], shown["orders"], shown["by_master"]) == (True, corrected, True)
+    assert shown["summary"][0] == "Go straight to Life Insurance and take its action."
     services.session_undo(session=fresh(session))
     assert LESSON.seat_info(fresh(session), seat, table, [])["orders"]["orders"] == ROLL
     pol.master_orders(session=fresh(session), table=1, player=seat.player_name, orders=None,

@@ -34,6 +34,7 @@ class PoleconomyLesson(Lesson):
                                "Parliament votes in secret, weighted by electoral votes.")
     default_options = options.DEFAULTS
     options_form = OptionsForm
+    teacher_urls = "facilitator.lessons.poleconomy.urls"
     templates = {"phone": "poleconomy/phone.html", "console": "poleconomy/console.html",
                  "progress": "poleconomy/progress.html"}
     seat_messages = messages.SEAT

@@ -7,10 +7,10 @@ import json
 from typing import Annotated, Any, Literal
 
 from django.utils.translation import gettext as _
-from pydantic import Field, StrictBool, StrictInt, StrictStr
+from pydantic import ConfigDict, Field, StrictBool, StrictInt, StrictStr, model_validator
 
 from facilitator.errors import ServiceError
-from facilitator.lessons.poleconomy import services
+from facilitator.lessons.poleconomy import orderform, services
 from facilitator.messages import Message
 
 Name = Annotated[StrictStr, Field(max_length=45)]
@@ -34,6 +34,48 @@ class SendOrders(Message):
     orders: Orders = None
 
 
+Field40 = Annotated[StrictStr, Field(max_length=40)]
+
+
+class OrderForm(Message):
+    """The phone's order form as plain fields (``orderform``); ``bid_<firm>`` fields are the
+    bids (no other extra field). ``suggest`` "1": a team member's suggestion."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
+    type: Literal["order_form"]
+    move: Field40 = "roll:"
+    act: Field40 = ""
+    buy: Field40 = "none"
+    max_price: Field40 = ""
+    business: Field40 = ""
+    life: Field40 = ""
+    bonds: Field40 = ""
+    takeover: Field40 = ""
+    reverse: Field40 = ""
+    appoint: Field40 = ""
+    dismiss: Field40 = ""
+    issue_bonds: Field40 = ""
+    suggest: Field40 = ""
+
+    @model_validator(mode="after")
+    def _only_bids(self) -> OrderForm:
+        extra = self.model_extra or {}
+        if len(extra) > 10 or any(not orderform.BID.match(k) or not isinstance(v, str)
+                                  or len(v) > 6 for k, v in extra.items()):
+            raise ValueError("unknown fields in the order form")
+        return self
+
+
+class ProposeForm(Message):
+    type: Literal["propose_form"]
+    salary_pm: Field40 = ""
+    tax_per_company: Field40 = ""
+    tax_companies_at_least: Field40 = ""
+    pay_to: Name = ""
+    pay_amount: Field40 = ""
+    press_release: Annotated[StrictStr, Field(max_length=280)] = ""
+
+
 class Suggest(Message):
     type: Literal["suggest"]
     orders: Orders
@@ -48,7 +90,7 @@ class Propose(Message):
 class Ask(Message):
     type: Literal["ask"]
     kind: Literal["party", "coalition"]
-    members: Annotated[list[Name], Field(max_length=6)]
+    members: Annotated[list[Name], Field(max_length=6)] | Name  # one member: a form's select
     name: Annotated[StrictStr, Field(max_length=40)] = ""
     pm: Name = ""
 
@@ -79,13 +121,19 @@ class MasterPress(Message):
     table: StrictInt
 
 
-SEAT = (SendOrders, Suggest, Propose, Ask)
+SEAT = (SendOrders, Suggest, Propose, Ask, OrderForm, ProposeForm)
 TEACHER = (MasterOrders, MasterParties, MasterGovernment, MasterPress)
 
 
 def seat_act(seat_id: int, message: Any, token_hash: str | None) -> None:
     common = {"seat_id": seat_id, "expected": message.expected, "token_hash": token_hash}
-    if isinstance(message, SendOrders):
+    if isinstance(message, OrderForm):
+        fields = {**message.model_dump(), **(message.model_extra or {})}
+        services.order_form_send(fields=fields, suggest=message.suggest == "1", **common)
+    elif isinstance(message, ProposeForm):
+        services.proposal_write(items=orderform.proposal_from_fields(message.model_dump()),
+                                press_release=message.press_release, **common)
+    elif isinstance(message, SendOrders):
         services.orders_send(orders=_object(message.orders), **common)
     elif isinstance(message, Suggest):
         services.orders_suggest(orders=_object(message.orders) or {}, **common)
@@ -93,7 +141,8 @@ def seat_act(seat_id: int, message: Any, token_hash: str | None) -> None:
         services.proposal_write(items=_object(message.items) or {},
                                 press_release=message.press_release, **common)
     elif isinstance(message, Ask):
-        services.politics_request(kind=message.kind, members=list(message.members),
+        members = [message.members] if isinstance(message.members, str) else message.members
+        services.politics_request(kind=message.kind, members=list(members),
                                   name=message.name, pm=message.pm, **common)
 
 

@@ -14,11 +14,14 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from facilitator.lessons.poleconomy import rounds, script
+from facilitator import bags
+from facilitator.lessons.poleconomy import events, orderform, rounds, script
 from facilitator.lessons.poleconomy.models import PoliticsRequest, RoundBoard, Suggestion
 from facilitator.log import load_state
 from facilitator.models import ClassSession, Seat, Table
@@ -26,10 +29,67 @@ from games.poleconomy import data
 from games.poleconomy import forms as engine_forms
 from games.poleconomy.state import ORDERS
 
+ROLE_MARKS = {"pm": "PM", "minister": "M", "government": "G"}
 
-def square_name(square: str) -> str:
-    sq = data.SQUARES.get(square)
-    return _(sq.name) if sq is not None else square
+
+def role_name(role: str | None) -> str:
+    return {"pm": _("Prime Minister"), "minister": _("Cabinet Minister"),
+            "government": _("Government")}.get(role or "", _("Opposition"))
+
+
+def money(n: int) -> str:
+    return f"${n:,}"
+
+
+def proposal_lines(items: dict[str, Any]) -> list[str]:
+    """The proposal in words, one line per item."""
+    out = []
+    if "salaries" in items:
+        sal = items["salaries"]
+        text = _("Salaries: the Prime Minister $%(pm)d") % {"pm": sal.get("pm", 10)} \
+            if "pm" in sal else _("Salaries:")
+        for name, amount in sal.get("ministers", {}).items():
+            text += "; " + _("%(name)s $%(n)d") % {"name": name, "n": amount}
+        out.append(text)
+    if "tax" in items:
+        out.append(tax_line(items["tax"]))
+    for pay in items.get("payments", []):
+        out.append(_("The Treasury pays $%(n)d to %(to)s") % {"n": pay["amount"],
+                                                              "to": pay["to"]})
+    return out
+
+
+def tax_line(rule: dict[str, Any]) -> str:
+    text = _("Tax: $%(n)d a Company") % {"n": rule.get("per_company", 0)}
+    if rule.get("flat"):
+        text += " + " + _("$%(n)d each") % {"n": rule["flat"]}
+    if rule.get("companies_at_least"):
+        text += ", " + _("only with %(n)d Companies or more") % {
+            "n": rule["companies_at_least"]}
+    if rule.get("bi_at_least"):
+        text += ", " + _("only with a Basic Income of $%(n)d or more") % {
+            "n": rule["bi_at_least"]}
+    if rule.get("exempt"):
+        text += ", " + _("except %(names)s") % {"names": ", ".join(rule["exempt"])}
+    return text
+
+
+def players_rows(game: dict[str, Any], sent: set[str]) -> list[dict[str, Any]]:
+    return [{**p, "square": events.square(p["position"]),
+             "mark": ROLE_MARKS.get(p["role"] or "", ""), "role_name": role_name(p["role"]),
+             "firm_names": [events.square(f) for f in p["firms"]],
+             "companies": sum(1 for f in p["firms"] if f in data.COMPANIES),
+             "advertisers": sum(1 for f in p["firms"] if f in data.ADVERTISERS),
+             "sent_now": p["name"] in sent}
+            for p in game["players"]]
+
+
+def index_info(game: dict[str, Any]) -> dict[str, Any]:
+    index = game["index"]
+    return {**index, "effect_name": events.effect_name(index["effect"]),
+            "arrow": "↻" if index["direction"] == data.CLOCKWISE else "↺",
+            "direction_name": _("clockwise: prices rise") if index["direction"] ==
+            data.CLOCKWISE else _("anticlockwise")}
 
 
 def proposal_public(table: Table, round_: int, stage: str) -> dict[str, Any] | None:
@@ -47,54 +107,147 @@ def proposal_public(table: Table, round_: int, stage: str) -> dict[str, Any] | N
 
 
 def replay(table: Table, game: dict[str, Any], round_: int, shown: int) -> dict[str, Any]:
-    """The round's beats up to ``shown`` (0: the first), the board as it stood before the
-    round, and whether every beat is shown (then the board after the round is shown)."""
+    """The round's beats up to ``shown`` (0: the first), in words, the board as it stood
+    before the round, and whether every beat is shown (then the board after the round)."""
     state = load_state(table)
     all_beats = script.beats(state, round_)
     board = RoundBoard.objects.filter(table=table, round=round_).first()
     done = shown + 1 >= len(all_beats)
-    return {"beats": all_beats[:shown + 1], "total": len(all_beats), "done": done,
+    proposal = rounds.proposal_of(table, round_)
+    approved = proposal is not None and proposal.approved_by_id is not None
+    lines = [[x for x in (events.line(e, approved) for e in beat) if x]
+             for beat in all_beats[:shown + 1]]
+    return {"beats": lines, "total": len(all_beats), "done": done, "shown": len(lines),
             "board": game if done or board is None else board.board}
+
+
+def consent_progress(table: Table) -> dict[str, Any] | None:
+    """How many players have put a token in the consent bag (never who said what)."""
+    bag = bags.open_bag(table)
+    if bag is None:
+        return None
+    return {"voted": len(bags.voter_ids(bag)), "bag": bags.generation(bag)}
 
 
 def table_screen(session: dict[str, Any], table: Table, public: dict[str, Any]
                  ) -> dict[str, Any]:
     stage, round_ = session["stage"], session["round"]
     game = public["game"]
-    out: dict[str, Any] = {**public, "proposal": proposal_public(table, round_, stage),
-                           "board": game}
+    proposal = proposal_public(table, round_, stage)
+    if proposal is not None:
+        proposal["lines"] = proposal_lines(proposal["items"])
+    sent = set(rounds.latest_orders(table, round_)) if stage in (
+        script.PROPOSAL, script.ORDERS) else set()
+    out: dict[str, Any] = {**public, "proposal": proposal, "board": game,
+                           "consent": consent_progress(table) if stage == script.ORDERS
+                           else None, "sent": len(sent)}
     if stage == script.REPLAY:
         out["replay"] = replay(table, game, round_, int(session.get("beats", 0)))
         out["board"] = out["replay"]["board"]
+    board = out["board"]
+    out["rows"] = players_rows(board, sent)
+    out["index"] = index_info(board)
+    out["tax_text"] = tax_line(board["tax"])
+    out["auction_names"] = [events.square(f) for f in board["auction"]]
+    election = board.get("election")
+    out["election_rows"] = (sorted(election["votes"].items(), key=lambda kv: -kv[1])
+                            if election and stage in (script.PARTIES, script.GOVERNMENT)
+                            else [])
     return out
 
 
 def master_panel(table: Table, session: dict[str, Any], game: dict[str, Any]
-                 ) -> dict[str, Any]:
-    """The game master's view of one table: every player's latest orders this round, who
-    has sent, the proposal (press release included, to approve) and the phones' requests."""
+                 ) -> dict[str, Any]:  # the game master's page only, never the projector
+    """The game master's view of one table: every player's latest orders this round (in
+    words and in the order grammar), who has sent, the proposal with its press release to
+    approve, and the phones' requests. Never a consent vote: the bag's count is all."""
     round_ = session["round"]
     latest = rounds.latest_orders(table, round_)
     proposal = rounds.proposal_of(table, round_)
+    players = []
+    for p in game["players"]:
+        row = latest.get(p["name"])
+        players.append({"name": p["name"], "sent": row is not None,
+                        "orders": row.orders if row else None,
+                        "orders_json": json.dumps(row.orders) if row and row.orders else "",
+                        "summary": orderform.summary(row.orders) if row else [],
+                        "by_master": row.by_master if row else False})
+    return {"players": players, "proposal": proposal,
+            "proposal_lines": proposal_lines(proposal.items) if proposal else [],
+            "requests": list(PoliticsRequest.objects.filter(table=table).order_by("pk"))}
+
+
+def seating_text(options: dict[str, Any], students: int) -> dict[str, Any] | None:
+    """What pressing Start will do with this many students (and the choices when needed)."""
+    from facilitator.lessons.poleconomy.lesson import LESSON
+
+    if not students:
+        return None
+    even = LESSON.seating(students, None, options)
+    if even is not None:
+        return {"needs_fill": False, "text": ngettext(
+            "Start makes %(t)d table: %(sizes)s seats.",
+            "Start makes %(t)d tables: %(sizes)s seats.",
+            len(even.tables)) % {"t": len(even.tables),
+                                 "sizes": " + ".join(map(str, even.tables))}}
+    bots = LESSON.seating(students, "bots", options) if options.get("bots_allowed") else None
+    pairs = LESSON.seating(students, "pairs", options)
     return {
-        "players": [{"name": p["name"], "sent": p["name"] in latest,
-                     "orders": latest[p["name"]].orders if p["name"] in latest else None,
-                     "by_master": latest[p["name"]].by_master if p["name"] in latest else False}
-                    for p in game["players"]],
-        "proposal": proposal,
-        "requests": list(PoliticsRequest.objects.filter(table=table).order_by("pk")),
+        "needs_fill": True, "text": LESSON.seating_error(students, None, options),
+        "bots": ngettext("Add %(b)d bot and start (%(sizes)s)",
+                         "Add %(b)d bots and start (%(sizes)s)", bots.bots)
+        % {"b": bots.bots, "sizes": " + ".join(map(str, bots.tables))} if bots else None,
+        "pairs": ngettext("Start with %(p)d pair sharing a phone (%(sizes)s)",
+                          "Start with %(p)d pairs sharing a phone (%(sizes)s)", pairs.pairs)
+        % {"p": pairs.pairs, "sizes": " + ".join(map(str, pairs.tables))} if pairs else None,
     }
+
+
+def next_blocked(session: dict[str, Any], seating: dict[str, Any] | None) -> str:
+    """Why the teacher's button cannot act now ("" if it can)."""
+    if session["stage"] == "lobby":
+        if seating is None:
+            return _("Nobody has joined yet.")
+        if seating["needs_fill"]:
+            return _("Choose how to fill the tables first.")
+    return ""
 
 
 def projector_context(view: dict[str, Any], *, join_url: str = "") -> dict[str, Any]:
     session = view["session"]
+    lesson_row = ClassSession.objects.only("options").get(pk=session["id"])
     tables = {t.number: t for t in Table.objects.filter(session_id=session["id"])}
     screens = [table_screen(session, tables[t["number"]], t) for t in view["tables"]]
-    for screen in screens:
-        screen["master"] = master_panel(tables[screen["number"]], session, screen["game"])
+    code = session.get("join_code") or ""
+    seating = (seating_text(lesson_row.options, len(view.get("lobby") or []))
+               if view.get("lobby") is not None else None)
     return {"session": session, "tables": screens, "lobby": view.get("lobby"),
-            "join_url": join_url, "join_code": session.get("join_code") or "",
-            "next_label": next_label(session), "stage_name": stage_name(session["stage"])}
+            "join_url": join_url, "join_code": code,
+            "join_code_spaced": f"{code[:3]} {code[3:]}", "seating": seating,
+            "next_blocked": next_blocked(session, seating),
+            "next_label": next_label(session), "stage_name": stage_name(session["stage"]),
+            "stages": stage_bar(session), "rounds": (tables[min(tables)].config["rounds"]
+                                                      if tables else 0)}
+
+
+def stage_bar(session: dict[str, Any]) -> list[dict[str, Any]]:
+    order = [script.PROPOSAL, script.ORDERS, script.REPLAY]
+    stage = session["stage"]
+    if stage not in order:
+        return [{"label": stage_name(stage), "current": True, "done": False}]
+    at = order.index(stage)
+    return [{"label": stage_name(s), "current": i == at, "done": i < at}
+            for i, s in enumerate(order)]
+
+
+def master_context(view: dict[str, Any]) -> dict[str, Any]:
+    """The game master's page: the projector's context plus every table's orders panel."""
+    context = projector_context(view)
+    tables = {t.number: t for t in Table.objects.filter(session_id=view["session"]["id"])}
+    for screen in context["tables"]:
+        screen["master"] = master_panel(tables[screen["number"]], view["session"],
+                                        screen["game"])
+    return context
 
 
 def stage_name(stage: str) -> str:
@@ -108,34 +261,98 @@ def next_label(session: dict[str, Any]) -> str:
 
 
 def seat_info(session: ClassSession, seat: Seat, table: Table) -> dict[str, Any]:
-    """What the seat's phone may do now and its player's latest orders."""
+    """What the seat's phone may do now: its player's latest orders (a summary, and the form
+    filled in from them or from suggested orders), the squares it can reach with what each
+    would do, the proposal, Parliament's ballot, the PM's powers and political requests."""
     state = load_state(table)
     player = seat.player_name
-    orders_open = session.stage in (script.PROPOSAL, script.ORDERS) and state.phase == ORDERS
+    stage = session.stage
+    orders_open = stage in (script.PROPOSAL, script.ORDERS) and state.phase == ORDERS
     latest = rounds.latest_orders(table, session.round).get(player)
     proposal = rounds.proposal_of(table, session.round)
+    is_pm = player == state.pm
     info: dict[str, Any] = {
         "can": {"orders": orders_open,
-                "propose": session.stage == script.PROPOSAL and state.phase == ORDERS
-                and player == state.pm},
+                "propose": stage == script.PROPOSAL and state.phase == ORDERS and is_pm,
+                "party": state.phase == "parties",
+                "coalition": state.phase == "government"},
+        "player": player, "is_pm": is_pm,
         "orders": {"sent": latest is not None, "orders": latest.orders if latest else None,
-                   "by_master": latest.by_master if latest else False},
-        "proposal": ({"items": proposal.items, "press_release": proposal.press_release}
-                     if proposal is not None and (player == state.pm
-                                                  or session.stage != script.PROPOSAL)
-                     else None),
+                   "by_master": latest.by_master if latest else False,
+                   "summary": orderform.summary(latest.orders) if latest else []},
+        "proposal": ({"items": proposal.items, "press_release": proposal.press_release,
+                      "lines": proposal_lines(proposal.items)}
+                     if proposal is not None and proposal.items
+                     and (is_pm or stage != script.PROPOSAL) else None),
+        "others": [p.name for p in state.players if p.name != player],
     }
+    bag = bags.open_bag(table)
+    if bag is not None and stage == script.ORDERS:
+        team = {s.pk for s in table.seats.all() if s.player_name == player}
+        info["consent"] = {"decision": bag.decision, "options": bag.options,
+                           "voted": bool(bags.voter_ids(bag) & team),
+                           "bag": bags.generation(bag)}
     if orders_open:
-        info["reachable"] = engine_forms.reachable(state, player)
-        info["suggested"] = engine_forms.suggested_orders(state, player)
+        info["reachable"] = reachable_rows(state, player)
+        suggested = engine_forms.suggested_orders(state, player)
+        info["fields"] = orderform.fields_from_orders(latest.orders if latest else suggested)
+        info["auction"] = [{"firm": f, "name": events.square(f),
+                            "price": data.price(f, state.multiplier),
+                            "bid": info["fields"].get("bids", {}).get(f, "")}
+                           for f in state.auction]
+        info["targets"] = [{"firm": f, "name": events.square(f), "owner": o}
+                           for f, o in state.owners.items()
+                           if o != player and f in data.COMPANIES]
+        info["ministers"] = {"can_appoint": [n for n in state.government
+                                             if n != player and n not in state.cabinet],
+                             "cabinet": list(state.cabinet)} if is_pm else None
         info["suggestions"] = [
-            {"by": s.seat.nickname, "orders": s.orders}
+            {"by": s.seat.nickname, "orders": s.orders, "summary": orderform.summary(s.orders)}
             for s in Suggestion.objects.filter(table=table, round=session.round,
                                                seat__player_name=player).select_related("seat")]
     return info
 
 
+def consequence_text(c: dict[str, Any]) -> str:
+    """What landing on a square would do, at today's prices, in words."""
+    effect = c.get("effect")
+    if effect == "may-buy":
+        return _("unowned: you may buy it for $%(n)d") % {"n": c["price"]}
+    if effect == "profit":
+        return _("yours: $%(n)d profit") % {"n": c["price"]}
+    if effect == "pay-rent":
+        return _("%(owner)s's: you pay $%(n)d rent") % {"owner": c["owner"], "n": c["price"]}
+    if effect == "sent-by-owner":
+        return _("%(owner)s's Advertiser: you are sent to a Company") % {"owner": c["owner"]}
+    if effect == "go-to-any-company":
+        return _("your Advertiser: go to one of your Companies")
+    if effect == "income":
+        return _("$%(n)d income") % {"n": c["amount"]}
+    if effect == "index":
+        return _("moves the Inflation Index %(n)d") % {"n": c["steps"]}
+    if c.get("kind") == data.CORNER:
+        return _("a corner: take its action if your orders say so")
+    return _("nothing happens")
+
+
+def reachable_rows(state: Any, player: str) -> dict[str, Any]:
+    found = engine_forms.reachable(state, player)
+    return {"direct": [{"square": c["square"], "name": events.square(c["square"]),
+                        "text": consequence_text(c)} for c in found["direct"]],
+            "roll": {track: [{"total": r["total"], "chance": r["chance"],
+                              "name": events.square(r["square"]), "text": consequence_text(r)}
+                             for r in rows] for track, rows in found["roll"].items()},
+            "from": events.square(found["from"]), "on_corner": found["on_corner"]}
+
+
 def phone_context(view: dict[str, Any]) -> dict[str, Any]:
-    return {"session": view["session"], "seat": view["seat"], "game": view.get("game"),
-            "table": view.get("table"), "can": view.get("can", {}),
-            "stage_name": stage_name(view["session"]["stage"])}
+    game = view.get("game")
+    me = next((p for p in game["players"] if p["name"] == view["seat"].get("player")),
+              None) if game else None
+    return {"session": view["session"], "seat": view["seat"], "game": game,
+            "table": view.get("table"), "can": view.get("can", {}), "me": me,
+            "me_square": events.square(me["position"]) if me else "",
+            "me_role": role_name(me["role"]) if me else "",
+            "stage_name": stage_name(view["session"]["stage"]),
+            "index": index_info(game) if game else None,
+            "tax_text": tax_line(game["tax"]) if game else ""}

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from facilitator import broadcast, parties
 from facilitator.errors import ServiceError
-from facilitator.lessons.poleconomy import rounds, script
+from facilitator.lessons.poleconomy import orderform, rounds, script
 from facilitator.lessons.poleconomy.models import PoliticsRequest, Proposal, Suggestion
 from facilitator.log import engine_error, engine_of, load_state
 from facilitator.models import ClassSession, Seat, Table, TableAction, TeacherStep
@@ -78,6 +78,19 @@ def orders_send(*, seat_id: int, orders: dict[str, Any] | None, expected: str | 
     rounds.write_orders(table=table, round_=session.round, player=seat.player_name,
                         orders=orders, step=_step(session), seat=seat)
     broadcast.refresh(session.pk, [s.pk for s in parties.members(seats, seat.player_name)])
+
+
+def order_form_send(*, seat_id: int, fields: dict[str, Any], suggest: bool = False,
+                    expected: str | None = None, token_hash: str | None = None) -> None:
+    """The phone's order form: its orders (or, ``suggest``, a teammate's suggestion)."""
+    seat = Seat.objects.select_related("table").filter(pk=seat_id).first()
+    is_pm = bool(seat and seat.table and load_state(seat.table).pm == seat.player_name)
+    orders = orderform.orders_from_fields(fields, is_pm=is_pm)
+    if suggest:
+        orders_suggest(seat_id=seat_id, orders=orders or {}, expected=expected,
+                       token_hash=token_hash)
+    else:
+        orders_send(seat_id=seat_id, orders=orders, expected=expected, token_hash=token_hash)
 
 
 @transaction.atomic
