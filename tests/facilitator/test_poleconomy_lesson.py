@@ -428,7 +428,13 @@ def test_the_replay_shows_the_round_one_beat_at_a_time_from_the_board_before_it(
     assert len(screen["replay"]["beats"]) == 1 and not screen["replay"]["done"]
     assert {p["name"]: p["position"] for p in screen["board"]["players"]} == before
     ids = {session.stage_id}
-    for shown in range(2, len(beats) + 1):
+    first = beats[1][0]["player"]  # the first turn's beat: only its mover has moved
+    moved = next(e["to"] for e in beats[1] if e["type"] == "move")
+    session = advance(session)
+    ids.add(session.stage_id)
+    board = LESSON.projector_context(_view(session))["tables"][0]["board"]
+    assert {p["name"]: p["position"] for p in board["players"]} == {**before, first: moved}
+    for shown in range(3, len(beats) + 1):
         session = advance(session)
         assert session.stage == script.REPLAY and len(script.beats(state_of(table), 1)) == 5
         ids.add(session.stage_id)

@@ -38,7 +38,7 @@ def who(account: str) -> str:
     return account.removeprefix("player:")
 
 
-EFFECTS = {"election": "🗳", "tax": "%", "bonds": "B", "salary": "$"}
+EFFECTS = {"election": "☑", "tax": "%", "bonds": "B", "salary": "$"}
 
 
 def effect_name(effect: str) -> str:
@@ -58,9 +58,9 @@ def line(event: dict[str, Any], press_approved: bool = False) -> dict[str, str] 
     text = _describe(event, press_approved)
     if text is None:
         return None
-    icon = {"round_start": "▶", "auction": "⚖", "turn": "●", "dice": "🎲", "move": "➜",
-            "bought": "＋", "not_bought": "−", "transfer": "$", "index_moved": "↑",
-            "index_reversed": "⇄", "election": "🗳", "government": "★", "consent": "✔",
+    icon = {"round_start": "▶", "auction": "⚖", "turn": "●", "dice": "⚅", "move": "➜",
+            "bought": "+", "not_bought": "−", "transfer": "$", "index_moved": "↑",
+            "index_reversed": "⇄", "election": "☑", "government": "★", "consent": "✔",
             "round_end": "■", "business_disaster": "✖", "treasury_default": "✖",
             "game_over": "■"}.get(kind, "•")
     if kind == "consent" and not event.get("carried"):

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
@@ -117,8 +118,77 @@ def replay(table: Table, game: dict[str, Any], round_: int, shown: int) -> dict[
     approved = proposal is not None and proposal.approved_by_id is not None
     lines = [[x for x in (events.line(e, approved) for e in beat) if x]
              for beat in all_beats[:shown + 1]]
+    if done or board is None:
+        shown_board = game
+    else:
+        shown_board = board_as_shown(board.board,
+                                     [e for beat in all_beats[:shown + 1] for e in beat])
     return {"beats": lines, "total": len(all_beats), "done": done, "shown": len(lines),
-            "board": game if done or board is None else board.board}
+            "board": shown_board}
+
+
+def board_as_shown(before: dict[str, Any], shown: list[dict[str, Any]]) -> dict[str, Any]:
+    """The public board as it stood before the round, with the events shown so far played
+    on it (moves, money, purchases, insurance, Bonds, the index, the Cabinet): what the class
+    has seen, never a later turn's outcome. Once every beat is shown the engine's own board
+    replaces it."""
+    board = copy.deepcopy(before)
+    players = {p["name"]: p for p in board["players"]}
+
+    def give(firm: str, to: str | None) -> None:
+        for p in players.values():
+            if firm in p["firms"]:
+                p["firms"].remove(firm)
+        if to in players:
+            players[to]["firms"].append(firm)
+            board["owners"][firm] = to
+        else:
+            board["owners"].pop(firm, None)
+
+    for e in shown:
+        kind, who = e["type"], players.get(e.get("player", ""))
+        if kind == "move" and who:
+            who["position"] = e["to"]
+        elif kind == "transfer":
+            for account, sign in ((e["from"], -1), (e["to"], 1)):
+                if account in ("bank", "treasury"):
+                    board[account] += sign * e["amount"]
+                elif account.removeprefix("player:") in players:
+                    players[account.removeprefix("player:")]["cash"] += sign * e["amount"]
+        elif kind == "bought" and who:
+            give(e["firm"], who["name"])
+        elif kind == "auction" and e.get("winner"):
+            give(e["firm"], e["winner"])
+        elif kind == "firm_lost":
+            give(e["firm"], None)
+        elif kind == "takeover" and e.get("result") == "success" and who:
+            give(e["firm"], who["name"])
+        elif kind == "index_moved":
+            board["index"].update(space=e["space"], effect=e["effect"], value=e["value"])
+        elif kind == "index_reversed":
+            board["index"]["direction"] = e["direction"]
+        elif kind == "insurance_bought" and who:
+            if e["kind"] == data.BUSINESS_INSURANCE:
+                who["business_insurance"] = True
+                board["insurance"]["business"] -= 1
+            else:
+                who["life_insurance"] += 1
+                board["insurance"]["life"] -= 1
+        elif kind == "bonds_bought" and who:
+            who["bonds"] += e["count"]
+            board["bonds"]["bank"] -= e["count"]
+        elif kind == "bonds_issued":
+            board["bonds"]["issued"] += e["count"]
+            board["bonds"]["bank"] += e["count"]
+        elif kind == "minister_appointed":
+            board["cabinet"].append(e["player"])
+        elif kind == "minister_dismissed" and e["player"] in board["cabinet"]:
+            board["cabinet"].remove(e["player"])
+        elif kind == "salaries_changed":
+            board["salaries"]["pm"] = e["pm"]
+        elif kind == "tax_changed":
+            board["tax"] = dict(e["rule"])
+    return board
 
 
 def consent_progress(table: Table) -> dict[str, Any] | None:
@@ -226,18 +296,8 @@ def projector_context(view: dict[str, Any], *, join_url: str = "") -> dict[str, 
             "join_code_spaced": f"{code[:3]} {code[3:]}", "seating": seating,
             "next_blocked": next_blocked(session, seating),
             "next_label": next_label(session), "stage_name": stage_name(session["stage"]),
-            "stages": stage_bar(session), "rounds": (tables[min(tables)].config["rounds"]
+            "rounds": (tables[min(tables)].config["rounds"]
                                                       if tables else 0)}
-
-
-def stage_bar(session: dict[str, Any]) -> list[dict[str, Any]]:
-    order = [script.PROPOSAL, script.ORDERS, script.REPLAY]
-    stage = session["stage"]
-    if stage not in order:
-        return [{"label": stage_name(stage), "current": True, "done": False}]
-    at = order.index(stage)
-    return [{"label": stage_name(s), "current": i == at, "done": i < at}
-            for i, s in enumerate(order)]
 
 
 def master_context(view: dict[str, Any]) -> dict[str, Any]:

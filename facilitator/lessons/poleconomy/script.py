@@ -41,8 +41,8 @@ FIRST_STAGE = PARTIES
 BEAT = "beat"  # a step of the replay alone: one more beat of the round shown
 STAGE_NAMES: dict[str, Any] = {
     LOBBY: gettext_lazy("Lobby"), PARTIES: gettext_lazy("Parties"),
-    GOVERNMENT: gettext_lazy("Government"), PROPOSAL: gettext_lazy("The PM's proposal"),
-    ORDERS: gettext_lazy("Orders"), REPLAY: gettext_lazy("The round, turn by turn"),
+    GOVERNMENT: gettext_lazy("Government"), PROPOSAL: gettext_lazy("Proposal"),
+    ORDERS: gettext_lazy("Orders"), REPLAY: gettext_lazy("Replay"),
     FINAL: gettext_lazy("The end"),
 }
 CONSENT_OPTIONS = ["yes", "no"]
