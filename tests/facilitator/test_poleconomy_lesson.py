@@ -482,3 +482,36 @@ def test_a_payment_needs_a_press_release_and_only_the_pm_proposes() -> None:
                            expected=session.stage_id)
     assert caught.value.code == "not_pm"
     assert not Proposal.objects.exists()
+
+
+def test_a_bot_votes_in_parliament_and_votes_again_when_an_undone_count_empties_the_bag(
+) -> None:
+    session = started(2, fill="bots")
+    table = session.tables.get()
+    bot = next(s for s in seats_of(table) if s.is_bot)
+    session = advance(session)  # parties: all Independents
+    state = state_of(table)
+    humans = [s for s in seats_of(table) if not s.is_bot]
+    if state.phase == "government":
+        from games.poleconomy.elections import majority_bloc
+
+        if majority_bloc(state) is None:
+            pol.master_government(session=fresh(session), table=1,
+                                  members=[h.player_name for h in humans],
+                                  pm=humans[0].player_name)
+    session = advance(session)
+    state = state_of(table)
+    assert state.pm != bot.player_name, "this seed's election makes the bot PM"
+    propose_salary(session, table)
+    session = advance(session)
+    bag = Bag.objects.get(table=table, status=Bag.Status.OPEN)
+    assert set(BallotReceipt.objects.filter(bag=bag).values_list("seat", flat=True)) == {
+        bot.pk}
+    assert PendingOrders.objects.filter(table=table, player=bot.player_name).exists()
+    session = advance(session)  # the close counts the bag
+    services.session_undo(session=fresh(session))
+    reopened = Bag.objects.get(pk=bag.pk)
+    assert reopened.status == Bag.Status.OPEN and reopened.reopened == "undo"
+    assert set(BallotReceipt.objects.filter(bag=bag).values_list("seat", flat=True)) == {
+        bot.pk}
+    assert not state_of(table).player(humans[0].player_name).sent  # orders wait again

@@ -97,6 +97,16 @@ class PoleconomyLesson(Lesson):
     def ballot_outcome(self, state: Any, decision: str, tally: dict[str, int]) -> Any:
         return script.carried(state, tally)
 
+    def bot_action(self, table: Table, session: ClassSession, state: Any,
+                   seat: Seat) -> dict[str, Any] | None:
+        """None: a bot's orders wait with everyone's for the close (``rounds.bot_turn``
+        writes them, and casts its token in Parliament's bag)."""
+        from facilitator.lessons.poleconomy import rounds
+        from facilitator.services.sessions import last_step
+
+        rounds.bot_turn(table, session.round, session.stage, state, seat, last_step(session))
+        return None
+
     def session_info(self, session: ClassSession) -> dict[str, Any]:
         return {"beats": script.beats_shown(session) if session.stage == script.REPLAY else 0}
 

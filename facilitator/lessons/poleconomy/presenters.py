@@ -273,6 +273,16 @@ def seating_text(options: dict[str, Any], students: int) -> dict[str, Any] | Non
     }
 
 
+def count_confirm(session: dict[str, Any]) -> dict[str, str] | None:
+    """Closing the orders with orders or consent votes missing asks first (``live.js``)."""
+    if session["stage"] != script.ORDERS:
+        return None
+    return {"one": _("1 order or vote is missing: press Close again to close the orders "
+                     "anyway (no orders: NMR; no vote: no consent)."),
+            "other": _("{n} orders or votes are missing: press Close again to close the "
+                       "orders anyway (no orders: NMR; no vote: no consent).")}
+
+
 def next_blocked(session: dict[str, Any], seating: dict[str, Any] | None) -> str:
     """Why the teacher's button cannot act now ("" if it can)."""
     if session["stage"] == "lobby":
@@ -295,6 +305,7 @@ def projector_context(view: dict[str, Any], *, join_url: str = "") -> dict[str, 
             "join_url": join_url, "join_code": code,
             "join_code_spaced": f"{code[:3]} {code[3:]}", "seating": seating,
             "next_blocked": next_blocked(session, seating),
+            "count_confirm": count_confirm(session),
             "next_label": next_label(session), "stage_name": stage_name(session["stage"]),
             "rounds": (tables[min(tables)].config["rounds"]
                                                       if tables else 0)}

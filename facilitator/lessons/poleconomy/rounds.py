@@ -81,28 +81,38 @@ def bot_rng(table: Table, round_: int, name: str) -> random.Random:
 
 
 def open_orders(table: Table, state: Any, round_: int, step: TeacherStep) -> Any:
-    """The orders open: the proposal's ballot opens (bots vote), bots write their orders."""
-    seats = table_seats(table)
+    """The orders open: the published proposal's consent ballot opens (the bots then vote
+    and write their orders: ``bot_turn``, run by the platform after every change)."""
     proposal = proposal_of(table, round_)
     ballot = script.consent_ballot(round_, proposal.items if proposal else {}, state)
     if ballot is not None:
-        bag = services.vote_open(table, ballot, step)
-        for name in bot_players(table, seats):
-            seat = next(s for s in seats if s.player_name == name)
-            _bot_ballot(bag, state, seat, proposal.items if proposal else {})
-    policy = policy_of(table)
-    for name in bot_players(table, seats):
-        orders = policy.orders(state, name, bot_rng(table, round_, name))
+        services.vote_open(table, ballot, step)
+    return state
+
+
+def bot_turn(table: Table, round_: int, stage: str, state: Any, seat: Seat,
+             step: TeacherStep | None) -> None:
+    """A bot player during the orders: its token in Parliament's bag if it has none there
+    (again after the bag was emptied: an undone count, a lost key), and its orders for the
+    round if it has written none."""
+    if stage != script.ORDERS or state.phase != "orders" or step is None:
+        return
+    if seat.player_name not in bot_players(table):
+        return
+    bag = bags.open_bag(table)
+    if bag is not None and not bag.receipts.filter(seat__player_name=seat.player_name).exists():
+        proposal = proposal_of(table, round_)
+        _bot_ballot(bag, state, seat, proposal.items if proposal else {})
+    if not PendingOrders.objects.filter(table=table, round=round_,
+                                        player=seat.player_name).exists():
+        orders = policy_of(table).orders(state, seat.player_name,
+                                         bot_rng(table, round_, seat.player_name))
         if orders is not None:
             orders.pop("consent", None)
-            pm = orders.get("pm")
-            if pm is not None:
-                for kind in script.CONSENT_KINDS:
-                    pm.pop(kind, None)  # a bot PM proposes nothing to Parliament
-        seat = next(s for s in seats if s.player_name == name)
-        write_orders(table=table, round_=round_, player=name, orders=orders, step=step,
-                     seat=seat)
-    return state
+            for kind in script.CONSENT_KINDS:  # a bot PM proposes nothing to Parliament
+                orders.get("pm", {}).pop(kind, None)
+        write_orders(table=table, round_=round_, player=seat.player_name, orders=orders,
+                     step=step, seat=seat)
 
 
 def _bot_ballot(bag: Any, state: Any, seat: Seat, items: dict[str, Any]) -> None:
