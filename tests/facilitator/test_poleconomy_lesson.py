@@ -515,3 +515,38 @@ def test_a_bot_votes_in_parliament_and_votes_again_when_an_undone_count_empties_
     assert set(BallotReceipt.objects.filter(bag=bag).values_list("seat", flat=True)) == {
         bot.pk}
     assert not state_of(table).player(humans[0].player_name).sent  # orders wait again
+
+
+def test_the_last_round_is_replayed_to_its_end_before_the_final_scores() -> None:
+    session = advance(to_proposal(started(3, rounds=1)))
+    table = session.tables.get()
+    session = advance(session)  # the close: the engine plays the last round, the game ends
+    assert state_of(table).phase == "over"
+    assert session.stage == script.REPLAY  # the class still watches the round
+    assert LESSON.projector_context(_view(session))["tables"][0]["final"] is None
+    for _beat in range(len(script.beats(state_of(table), 1)) - 1):
+        session = advance(session)
+        assert session.stage == script.REPLAY
+    screen = LESSON.projector_context(_view(session))["tables"][0]
+    assert screen["final"] is not None  # the last beat shown: the scores with it
+    session = advance(session)
+    assert session.stage == script.FINAL and session.status == ClassSession.Status.FINISHED
+    final = LESSON.projector_context(_view(session))["tables"][0]["final"]
+    scores = state_of(table)
+    from games.poleconomy import scores as engine_scores
+
+    expected = engine_scores(scores)
+    assert {r["name"]: r["score"] for r in final} == {
+        n: v["score"] for n, v in expected["players"].items()}
+    assert [r["name"] for r in final if r["winner"]] == expected["winners"]
+
+
+def test_the_game_master_ends_a_game_the_players_agree_to_end() -> None:
+    session = advance(to_proposal(started(3)))
+    table = session.tables.get()
+    pol.master_end(session=fresh(session), table=1)
+    assert state_of(table).over_reason == "agreed"
+    with pytest.raises(services.ServiceError) as caught:
+        pol.master_end(session=fresh(session), table=1)
+    assert caught.value.code == "game_over"
+    assert advance(session).stage == script.FINAL

@@ -121,8 +121,13 @@ class MasterPress(Message):
     table: StrictInt
 
 
+class MasterEnd(Message):
+    type: Literal["master_end"]
+    table: StrictInt
+
+
 SEAT = (SendOrders, Suggest, Propose, Ask, OrderForm, ProposeForm)
-TEACHER = (MasterOrders, MasterParties, MasterGovernment, MasterPress)
+TEACHER = (MasterOrders, MasterParties, MasterGovernment, MasterPress, MasterEnd)
 
 
 def seat_act(seat_id: int, message: Any, token_hash: str | None) -> None:
@@ -159,6 +164,8 @@ def teacher_act(session: Any, message: Any) -> None:
         services.master_government(session=session, table=message.table,
                                    members=message.members, pm=message.pm,
                                    expected=message.expected)
+    elif isinstance(message, MasterEnd):
+        services.master_end(session=session, table=message.table, expected=message.expected)
     elif isinstance(message, MasterPress):
         services.master_press(session=session, table=message.table,
                               expected=message.expected)

@@ -85,6 +85,25 @@ def players_rows(game: dict[str, Any], sent: set[str]) -> list[dict[str, Any]]:
             for p in game["players"]]
 
 
+def final_rows(game: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """Once the game is over: each player's score (assets valued at the last multiplier),
+    best first, with the winners marked; None before."""
+    final = game.get("final")
+    if not game.get("over") or not final:
+        return None
+    rows = [{"name": name, "score": v["score"], "winner": name in final["winners"],
+             **v["breakdown"]} for name, v in final["players"].items()]
+    return sorted(rows, key=lambda r: -r["score"])
+
+
+def over_text(game: dict[str, Any]) -> str:
+    return {"treasury": _("The Treasury could not pay: everyone loses."),
+            "bank": _("The Bank ran out of money: the game ends."),
+            "rounds": _("The last round is over."),
+            "agreed": _("The players agreed to end the game.")}.get(
+        game.get("over_reason") or "", "")
+
+
 def index_info(game: dict[str, Any]) -> dict[str, Any]:
     index = game["index"]
     return {**index, "effect_name": events.effect_name(index["effect"]),
@@ -215,6 +234,8 @@ def table_screen(session: dict[str, Any], table: Table, public: dict[str, Any]
         out["replay"] = replay(table, game, round_, int(session.get("beats", 0)))
         out["board"] = out["replay"]["board"]
     board = out["board"]
+    out["final"] = final_rows(board)
+    out["over_text"] = over_text(board)
     out["rows"] = players_rows(board, sent)
     out["index"] = index_info(board)
     out["tax_text"] = tax_line(board["tax"])

@@ -120,6 +120,10 @@ def plan_step(session: ClassSession, tables: list[Table], states: dict[int, Any]
               ) -> StepPlan:
     live = [(t, states[t.pk]) for t in tables if states[t.pk].phase != OVER]
     stage, round_ = session.stage, session.round
+    if stage == REPLAY:  # the last round is shown to its end, even once every game is over
+        most = max((len(beats(states[t.pk], round_)) for t in tables), default=0)
+        if beats_shown(session) + 1 < most:
+            return StepPlan(REPLAY, round_, kind=BEAT)
     if not live:
         return StepPlan(FINAL, round_, finished=True)
     if stage == PARTIES:
@@ -137,9 +141,6 @@ def plan_step(session: ClassSession, tables: list[Table], states: dict[int, Any]
     if stage == ORDERS:
         return StepPlan(REPLAY, round_)
     if stage == REPLAY:
-        most = max(len(beats(s, round_)) for _t, s in ((t, states[t.pk]) for t in tables))
-        if beats_shown(session) + 1 < most:
-            return StepPlan(REPLAY, round_, kind=BEAT)
         if any(s.phase == GOVERNMENT_PHASE for _t, s in live):
             return StepPlan(GOVERNMENT, round_)
         return StepPlan(PROPOSAL, round_ + 1)

@@ -273,5 +273,17 @@ def master_press(*, session: ClassSession, table: int, expected: str | None = No
     broadcast.refresh(session.pk, session.seats.values_list("pk", flat=True))
 
 
+@transaction.atomic
+def master_end(*, session: ClassSession, table: int, expected: str | None = None) -> None:
+    """The players agree to end the game at a table now (the rulebook's mutual agreement):
+    the game master records it; its final scores are those of now."""
+    session, table_, state = _master_table(session, table, expected)
+    if state.phase == "over":
+        raise ServiceError("game_over", _("The game at this table is already over."))
+    step = _master_step(session)
+    state = rounds.apply(table_, state, {"type": "end"}, step)
+    _done(session, table_, state, step)
+
+
 def seat_of(seats: list[Seat], player: str) -> Seat | None:
     return next((s for s in seats if s.player_name == player), None)

@@ -90,6 +90,8 @@ def _act(session: ClassSession, post: Any) -> None:
                               members=None if new_election else post.getlist("members"),
                               pm=None if new_election else (post.get("pm") or None),
                               expected=expected)
+    elif kind == "master_end":
+        pol.master_end(session=session, table=table, expected=expected)
     elif kind == "master_press":
         pol.master_press(session=session, table=table, expected=expected)
     else:
