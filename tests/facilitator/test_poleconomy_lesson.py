@@ -550,3 +550,20 @@ def test_the_game_master_ends_a_game_the_players_agree_to_end() -> None:
         pol.master_end(session=fresh(session), table=1)
     assert caught.value.code == "game_over"
     assert advance(session).stage == script.FINAL
+
+
+def test_bots_complete_the_last_team_and_a_teams_students_send_its_orders() -> None:
+    session = advance(to_proposal(started(5, fill="bots", team_size=2)))
+    table = session.tables.get()
+    seats = seats_of(table)
+    assert [s.is_bot for s in seats] == [False] * 5 + [True]  # the bot fills the last gap
+    last = [s for s in seats if s.player_name == "Team 3"]
+    student = next(s for s in last if not s.is_bot)
+    for round_ in (1, 2):  # whatever the rotation, the team's one student is its captain
+        from facilitator.lessons.poleconomy import rounds
+
+        assert rounds.captain_of(seats, "Team 3", round_) == student
+    pol.orders_send(seat_id=student.pk, orders=ROLL, expected=session.stage_id)
+    assert PendingOrders.objects.get(player="Team 3").seat == student
+    info = LESSON.seat_info(fresh(session), student, table, [])
+    assert info["party"]["is_captain"] and info["party"]["captain"] == student.nickname

@@ -21,7 +21,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from facilitator import bags
+from facilitator import bags, parties
 from facilitator.lessons.poleconomy import events, orderform, rounds, script
 from facilitator.lessons.poleconomy.models import PoliticsRequest, RoundBoard, Suggestion
 from facilitator.log import load_state
@@ -378,6 +378,13 @@ def seat_info(session: ClassSession, seat: Seat, table: Table) -> dict[str, Any]
                      and (is_pm or stage != script.PROPOSAL) else None),
         "others": [p.name for p in state.players if p.name != player],
     }
+    seats = sorted(table.seats.all(), key=lambda s: s.position or 0)
+    team = parties.members(seats, player)
+    if len(team) > 1:  # the lesson's captain: a team's students take turns, never its bot
+        captain = rounds.captain_of(seats, player, session.round)
+        info["party"] = {"name": player, "members": [m.nickname for m in team],
+                         "captain": captain.nickname if captain else None,
+                         "is_captain": captain == seat}
     bag = bags.open_bag(table)
     if bag is not None and stage == script.ORDERS:
         team = {s.pk for s in table.seats.all() if s.player_name == player}

@@ -18,7 +18,7 @@ import copy
 import random
 from typing import Any
 
-from facilitator import bags, services
+from facilitator import bags, parties, services
 from facilitator.lessons.poleconomy import script
 from facilitator.lessons.poleconomy.models import PendingOrders, Proposal, RoundBoard
 from facilitator.log import apply_action, engine_of
@@ -69,6 +69,15 @@ def bot_players(table: Table, seats: list[Seat] | None = None) -> list[str]:
         if not seat.removed and seat.shares_id is None:
             teams.setdefault(seat.player_name, []).append(seat)
     return [name for name, group in teams.items() if all(s.is_bot for s in group)]
+
+
+def captain_of(seats: list[Seat], player: str, round_: int) -> Seat | None:
+    """Who sends a team's orders this round: its rotating captain among its students (a bot
+    that completes a short team never does: the team is the students'); a bot player's
+    first seat."""
+    group = parties.members(seats, player)
+    people = [s for s in group if not s.is_bot]
+    return parties.captain(people or group, round_)
 
 
 def policy_of(table: Table) -> engine_bots.Policy:

@@ -49,6 +49,16 @@ def _step(session: ClassSession) -> TeacherStep:
     return step
 
 
+def _turn(seat_id: int, expected: str | None, token_hash: str | None
+          ) -> tuple[Seat, Table, ClassSession, list[Seat]]:
+    """``seat_turn`` for a player's move: only the team's captain this round makes it."""
+    seat, table, session, seats = seat_turn(seat_id, expected, token_hash)
+    if rounds.captain_of(seats, seat.player_name, session.round) != seat:
+        raise ServiceError("not_captain", _("Your team's captain makes this move this round."),
+                           status=403)
+    return seat, table, session, seats
+
+
 def _orders_open(session: ClassSession, state: Any) -> None:
     if session.stage not in ORDER_STAGES or state.phase != ORDERS:
         raise ServiceError("orders_closed", _("Orders are not open now."), status=409)
@@ -71,7 +81,7 @@ def orders_send(*, seat_id: int, orders: dict[str, Any] | None, expected: str | 
                 token_hash: str | None = None) -> None:
     """A player's sealed orders for this round (``None``: the NMR rule), replacing any sent
     before; editable until the game master closes the orders. A team's captain sends them."""
-    seat, table, session, seats = seat_turn(seat_id, expected, token_hash, captain_only=True)
+    seat, table, session, seats = _turn(seat_id, expected, token_hash)
     state = load_state(table)
     _orders_open(session, state)
     check_player_orders(table, state, seat.player_name, orders)
@@ -136,7 +146,7 @@ def proposal_write(*, seat_id: int, items: dict[str, Any], press_release: str = 
                    expected: str | None = None, token_hash: str | None = None) -> None:
     """The Prime Minister's proposal to Parliament this round (empty: nothing to consent),
     editable until the orders open; then it is public and Parliament votes on it."""
-    seat, table, session, seats = seat_turn(seat_id, expected, token_hash, captain_only=True)
+    seat, table, session, seats = _turn(seat_id, expected, token_hash)
     state = load_state(table)
     if session.stage != script.PROPOSAL or state.phase != ORDERS:
         raise ServiceError("proposal_closed", _("Proposals are written before the orders "
@@ -159,8 +169,7 @@ def politics_request(*, seat_id: int, kind: str, members: list[str], name: str =
                      token_hash: str | None = None) -> None:
     """A phone asks the game master to form a party (before the first election) or a
     coalition Government (after an election with no majority); the game master confirms."""
-    seat, table, session, _seats = seat_turn(seat_id, expected, token_hash,
-                                              captain_only=True)
+    seat, table, session, _seats = _turn(seat_id, expected, token_hash)
     state = load_state(table)
     names = [p.name for p in state.players]
     wanted = sorted(set(members) | {seat.player_name}, key=names.index) \
