@@ -208,3 +208,30 @@ def test_the_game_master_corrects_orders_from_the_page_and_a_bad_correction_says
     assert good.status_code == 302
     row = PendingOrders.objects.get(player="Ana")
     assert (row.orders, row.by_master) == ({"move": {"roll": True}}, True)
+
+
+def test_the_debrief_exports_rounds_and_results_and_prints_the_handouts() -> None:
+    lesson = Lesson(rounds=1)
+    lesson.start()
+    lesson.to_proposal()
+    pm = lesson.state().pm
+    lesson.phone(pm).post("/play/act/", {"type": "propose_form", "salary_pm": "13",
+                                         "expected": lesson.now.stage_id})
+    lesson.advance()
+    lesson.advance()  # the close: the one round is played, the game is over
+    while lesson.now.stage == script.REPLAY:
+        lesson.advance()
+    assert lesson.now.status == ClassSession.Status.FINISHED
+    base = f"/teacher/lessons/{lesson.session.pk}/reports/"
+    index = lesson.console.get(base)
+    assert index.status_code == 200 and "Winner:" in index.content.decode()
+    rounds = lesson.console.get(base + "rounds.csv").content.decode().splitlines()
+    assert rounds[0].startswith("session,table,round,multiplier")
+    assert len(rounds) == 2 and ",salaries," in rounds[1]
+    assert "carried" in rounds[1] and "yes" not in rounds[1].split(",")
+    results = lesson.console.get(base + "results.csv?anonymous=1").content.decode()
+    assert "Player 1" in results and "Ana" not in results
+    assert results.count("\n") == 4  # the header and three players
+    for pdf in ("class.pdf", "students.pdf"):
+        response = lesson.console.get(base + pdf)
+        assert response.status_code == 200 and response.content[:4] == b"%PDF", pdf

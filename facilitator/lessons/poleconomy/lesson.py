@@ -126,5 +126,10 @@ class PoleconomyLesson(Lesson):
     def teacher_act(self, session: ClassSession, message: Any) -> None:
         messages.teacher_act(session, message)
 
+    def reports(self) -> Any:
+        from facilitator.lessons.poleconomy.reports import DEBRIEF
+
+        return DEBRIEF
+
 
 LESSON = PoleconomyLesson()
