@@ -110,8 +110,7 @@ def bot_turn(table: Table, round_: int, stage: str, state: Any, seat: Seat,
         return
     bag = bags.open_bag(table)
     if bag is not None and not bag.receipts.filter(seat__player_name=seat.player_name).exists():
-        proposal = proposal_of(table, round_)
-        _bot_ballot(bag, state, seat, proposal.items if proposal else {})
+        _bot_ballot(bag, state, seat)
     if not PendingOrders.objects.filter(table=table, round=round_,
                                         player=seat.player_name).exists():
         orders = policy_of(table).orders(state, seat.player_name,
@@ -124,7 +123,7 @@ def bot_turn(table: Table, round_: int, stage: str, state: Any, seat: Seat,
                      step=step, seat=seat)
 
 
-def _bot_ballot(bag: Any, state: Any, seat: Seat, items: dict[str, Any]) -> None:
+def _bot_ballot(bag: Any, state: Any, seat: Seat) -> None:
     """A bot's token, from randomness never stored (as the platform's bots vote)."""
     rng = random.SystemRandom()
     if rng.random() < settle.BOT_VOTE_NOISE:

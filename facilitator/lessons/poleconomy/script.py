@@ -24,7 +24,6 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from facilitator import bags
 from facilitator.errors import ServiceError
 from facilitator.lessons.base import Ballot, StepPlan
 from facilitator.models import LOBBY, ClassSession, Table, TableAction, TeacherStep
@@ -163,9 +162,3 @@ def on_step(table: Table, state: Any, *, before: str, plan: StepPlan,
     if before == ORDERS and plan.stage == REPLAY:
         state = rounds.close_orders(table, state, plan.round, step)
     return state
-
-
-def open_bag_decision(table: Table) -> str | None:
-    bag = bags.open_bag(table)
-    return bag.decision if bag is not None else None
-

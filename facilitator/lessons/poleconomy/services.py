@@ -292,7 +292,3 @@ def master_end(*, session: ClassSession, table: int, expected: str | None = None
     step = _master_step(session)
     state = rounds.apply(table_, state, {"type": "end"}, step)
     _done(session, table_, state, step)
-
-
-def seat_of(seats: list[Seat], player: str) -> Seat | None:
-    return next((s for s in seats if s.player_name == player), None)
