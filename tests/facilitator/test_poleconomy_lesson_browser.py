@@ -202,3 +202,55 @@ def test_the_projector_fits_one_screen_at_every_stage_of_a_round(
     advance()
     shots.projector("next-round")
     assert shots.too_big == []
+
+
+@pytest.mark.parametrize("students", [12, 14])
+def test_two_tables_of_six_or_three_tables_fit_one_screen_at_every_stage(
+        students: int, django_db_setup: Any, live_server: Any, browser: Browser) -> None:
+    from django.contrib.auth import get_user_model
+
+    def create() -> tuple[Any, ClassSession, dict[str, str]]:
+        teacher = get_user_model().objects.create_user(f"pol-teacher-{students}",
+                                                       password=PASSWORD)
+        session = services.session_create(owner=teacher, game="poleconomy", options={})
+        tokens = join(session, students)
+        services.session_start(session=fresh(session), seed=9)
+        return teacher, session, tokens
+
+    teacher, session, tokens = db(create)
+    shots = Shots(browser, live_server.url, session, teacher, tokens)
+
+    def advance() -> None:
+        services.session_advance(session=fresh(session), expected=fresh(session).stage_id)
+
+    def governments() -> None:
+        for table in Table.objects.filter(session=session):
+            state = load_state(table)
+            if state.phase == "government" and not state.election["majority"]:
+                ranked = sorted(state.players, key=lambda p: -p.votes)
+                members, total = [], 0
+                for p in ranked:
+                    members.append(p.name)
+                    total += p.votes
+                    if 2 * total > state.total_votes:
+                        break
+                pol.master_government(session=fresh(session), table=table.number,
+                                      members=members, pm=members[0])
+
+    tables = db(Table.objects.filter(session=session).count)
+    assert tables == (2 if students == 12 else 3)
+    label = f"{tables}-tables"
+    shots.projector(f"{label}-parties")
+    advance()
+    shots.projector(f"{label}-government")
+    db(governments)
+    advance()
+    assert db(fresh, session).stage == script.PROPOSAL
+    shots.projector(f"{label}-proposal")
+    advance()
+    shots.projector(f"{label}-orders")
+    advance()
+    shots.projector(f"{label}-replay-1")
+    advance()
+    shots.projector(f"{label}-replay-2")
+    assert shots.too_big == []
