@@ -567,3 +567,17 @@ def test_bots_complete_the_last_team_and_a_teams_students_send_its_orders() -> N
     assert PendingOrders.objects.get(player="Team 3").seat == student
     info = LESSON.seat_info(fresh(session), student, table, [])
     assert info["party"]["is_captain"] and info["party"]["captain"] == student.nickname
+
+
+def test_undoing_a_game_master_step_keeps_the_pms_proposal() -> None:
+    session = to_proposal(started(3))
+    table = session.tables.get()
+    pm = propose_salary(session, table, salary=12)
+    other = next(s for s in seats_of(table) if s != pm)
+    pol.orders_send(seat_id=other.pk, orders=ROLL, expected=session.stage_id)
+    pol.master_orders(session=fresh(session), table=1, player=other.player_name,
+                      orders=None, clear=True)
+    propose_salary(session, table, salary=16)
+    services.session_undo(session=fresh(session))  # the correction is taken back
+    assert Proposal.objects.get(table=table).items == {"salaries": {"pm": 16}}
+    assert LESSON.seat_info(fresh(session), other, table, [])["orders"]["orders"] == ROLL

@@ -115,7 +115,9 @@ def orders_suggest(*, seat_id: int, orders: dict[str, Any], expected: str | None
     _orders_open(session, state)
     check_player_orders(table, state, seat.player_name, orders)
     Suggestion.objects.update_or_create(table=table, round=session.round, seat=seat,
-                                        defaults={"orders": orders, "step": _step(session)})
+                                        defaults={"orders": orders},
+                                        create_defaults={"orders": orders,
+                                                         "step": _step(session)})
     broadcast.refresh(session.pk, [s.pk for s in team])
 
 
@@ -155,11 +157,16 @@ def proposal_write(*, seat_id: int, items: dict[str, Any], press_release: str = 
         raise ServiceError("not_pm", _("Only the Prime Minister proposes to Parliament."),
                            status=403)
     items = check_proposal(table, state, state.pm, items, press_release)
+    # The row belongs to the step it was first written in: a later step's undo (the game
+    # master's) leaves the PM's proposal alone.
     Proposal.objects.update_or_create(
         table=table, round=session.round,
-        defaults={"pm": state.pm, "items": items, "step": _step(session),
+        defaults={"pm": state.pm, "items": items,
                   "press_release": press_release.strip() if "payments" in items else "",
-                  "approved_by": None})
+                  "approved_by": None},
+        create_defaults={"pm": state.pm, "items": items, "step": _step(session),
+                         "press_release": press_release.strip() if "payments" in items
+                         else ""})
     broadcast.refresh(session.pk, [s.pk for s in parties.members(seats, seat.player_name)])
 
 
