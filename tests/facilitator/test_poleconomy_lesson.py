@@ -581,3 +581,18 @@ def test_undoing_a_game_master_step_keeps_the_pms_proposal() -> None:
     services.session_undo(session=fresh(session))  # the correction is taken back
     assert Proposal.objects.get(table=table).items == {"salaries": {"pm": 16}}
     assert LESSON.seat_info(fresh(session), other, table, [])["orders"]["orders"] == ROLL
+
+
+def test_the_proposal_form_sets_every_cabinet_ministers_salary_and_says_so() -> None:
+    from facilitator.lessons.poleconomy import orderform, presenters
+
+    items = orderform.proposal_from_fields({"salary_ministers": "7", "tax_per_company": "4",
+                                            "tax_companies_at_least": "2"}, ["Ben", "Cai"])
+    assert items == {"salaries": {"ministers": {"Ben": 7, "Cai": 7}},
+                     "tax": {"per_company": 4, "companies_at_least": 2}}
+    assert presenters.proposal_lines(items) == [
+        "Salaries: Ben $7; Cai $7", "Tax: $4 a Company, only with 2 Companies or more"]
+    assert orderform.proposal_from_fields({"salary_ministers": "7"}, []) == {}
+    with pytest.raises(services.ServiceError) as caught:
+        orderform.proposal_from_fields({"salary_pm": "9"}, [])
+    assert caught.value.code == "bad_orders"  # the PM's salary is never below $10

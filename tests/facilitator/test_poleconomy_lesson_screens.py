@@ -235,3 +235,22 @@ def test_the_debrief_exports_rounds_and_results_and_prints_the_handouts() -> Non
     for pdf in ("class.pdf", "students.pdf"):
         response = lesson.console.get(base + pdf)
         assert response.status_code == 200 and response.content[:4] == b"%PDF", pdf
+
+
+def test_the_pms_phone_orders_the_pms_powers() -> None:
+    lesson = Lesson()
+    lesson.start()
+    lesson.to_proposal()
+    lesson.advance()
+    pm = lesson.state().pm
+    assert "Your powers as Prime Minister" in lesson.phone_page(pm)
+    other = next(n for n in ("Ana", "Ben", "Cai") if n != pm)
+    assert "Your powers as Prime Minister" not in lesson.phone_page(other)
+    page = lesson.phone(pm).post("/play/act/", {
+        "type": "order_form", "move": "roll:", "reverse": "1", "issue_bonds": "2",
+        "buy_back_bank": "1", "buy_back_players": "1", "expected": lesson.now.stage_id})
+    assert page.status_code == 302, page.content[:300]
+    assert PendingOrders.objects.get(player=pm).orders["pm"] == {
+        "reverse": True, "issue_bonds": 2, "buy_back_bank": 1, "buy_back_players": 1}
+    phone = lesson.phone_page(pm)
+    assert "Reverse the Inflation Index." in phone and "Issue 2 Bonds." in phone

@@ -55,6 +55,8 @@ class OrderForm(Message):
     appoint: Field40 = ""
     dismiss: Field40 = ""
     issue_bonds: Field40 = ""
+    buy_back_bank: Field40 = ""
+    buy_back_players: Field40 = ""
     suggest: Field40 = ""
 
     @model_validator(mode="after")
@@ -69,6 +71,7 @@ class OrderForm(Message):
 class ProposeForm(Message):
     type: Literal["propose_form"]
     salary_pm: Field40 = ""
+    salary_ministers: Field40 = ""
     tax_per_company: Field40 = ""
     tax_companies_at_least: Field40 = ""
     pay_to: Name = ""
@@ -136,8 +139,7 @@ def seat_act(seat_id: int, message: Any, token_hash: str | None) -> None:
         fields = {**message.model_dump(), **(message.model_extra or {})}
         services.order_form_send(fields=fields, suggest=message.suggest == "1", **common)
     elif isinstance(message, ProposeForm):
-        services.proposal_write(items=orderform.proposal_from_fields(message.model_dump()),
-                                press_release=message.press_release, **common)
+        services.proposal_form_send(fields=message.model_dump(), **common)
     elif isinstance(message, SendOrders):
         services.orders_send(orders=_object(message.orders), **common)
     elif isinstance(message, Suggest):

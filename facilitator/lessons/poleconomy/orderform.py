@@ -83,20 +83,27 @@ def orders_from_fields(fields: dict[str, Any], *, is_pm: bool) -> dict[str, Any]
         for key in ("appoint", "dismiss"):
             if fields.get(key):
                 pm[key] = [str(fields[key])]
-        issue = _number(fields.get("issue_bonds"), _("Bonds to issue"), 0, 30)
-        if issue:
-            pm["issue_bonds"] = issue
+        for key, what in (("issue_bonds", _("Bonds to issue")),
+                          ("buy_back_bank", _("Bonds to buy back from the Bank")),
+                          ("buy_back_players", _("Bonds to buy back from players"))):
+            count = _number(fields.get(key), what, 0, 30)
+            if count:
+                pm[key] = count
         if pm:
             orders["pm"] = pm
     return orders
 
 
-def proposal_from_fields(fields: dict[str, Any]) -> dict[str, Any]:
-    """The proposal's items from the PM's form: each filled-in part is one item."""
+def proposal_from_fields(fields: dict[str, Any], cabinet: list[str]) -> dict[str, Any]:
+    """The proposal's items from the PM's form: each filled-in part is one item (the
+    Ministers' salary is every Cabinet Minister's)."""
     items: dict[str, Any] = {}
     salary = _number(fields.get("salary_pm"), _("The Prime Minister's salary"), 10)
-    if salary is not None:
-        items["salaries"] = {"pm": salary}
+    ministers = _number(fields.get("salary_ministers"), _("The Ministers' salary"))
+    if salary is not None or (ministers is not None and cabinet):
+        items["salaries"] = {**({"pm": salary} if salary is not None else {}),
+                             **({"ministers": dict.fromkeys(cabinet, ministers)}
+                                if ministers is not None and cabinet else {})}
     per_company = _number(fields.get("tax_per_company"), _("The tax a Company"))
     if per_company is not None:
         rule: dict[str, Any] = {"per_company": per_company}
@@ -136,6 +143,8 @@ def fields_from_orders(orders: dict[str, Any] | None) -> dict[str, Any]:
     fields["bids"] = {b["firm"]: b["amount"] for b in orders.get("bids", [])}
     pm = orders.get("pm") or {}
     fields.update(reverse=bool(pm.get("reverse")), issue_bonds=pm.get("issue_bonds", ""),
+                  buy_back_bank=pm.get("buy_back_bank", ""),
+                  buy_back_players=pm.get("buy_back_players", ""),
                   appoint=(pm.get("appoint") or [""])[0],
                   dismiss=(pm.get("dismiss") or [""])[0])
     return fields
@@ -192,4 +201,10 @@ def summary(orders: dict[str, Any] | None) -> list[str]:
         out.append(_("Dismiss %(name)s from the Cabinet.") % {"name": name})
     if pm.get("issue_bonds"):
         out.append(_("Issue %(n)d Bonds.") % {"n": pm["issue_bonds"]})
+    if pm.get("buy_back_bank"):
+        out.append(_("Buy back %(n)d Bonds from the Bank ($10 each).") % {
+            "n": pm["buy_back_bank"]})
+    if pm.get("buy_back_players"):
+        out.append(_("Buy back up to %(n)d Bonds from players ($20 each).") % {
+            "n": pm["buy_back_players"]})
     return out

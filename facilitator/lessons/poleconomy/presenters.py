@@ -47,11 +47,10 @@ def proposal_lines(items: dict[str, Any]) -> list[str]:
     out = []
     if "salaries" in items:
         sal = items["salaries"]
-        text = _("Salaries: the Prime Minister $%(pm)d") % {"pm": sal.get("pm", 10)} \
-            if "pm" in sal else _("Salaries:")
-        for name, amount in sal.get("ministers", {}).items():
-            text += "; " + _("%(name)s $%(n)d") % {"name": name, "n": amount}
-        out.append(text)
+        parts = [_("the Prime Minister $%(pm)d") % {"pm": sal["pm"]}] if "pm" in sal else []
+        parts += [_("%(name)s $%(n)d") % {"name": name, "n": amount}
+                  for name, amount in sal.get("ministers", {}).items()]
+        out.append(_("Salaries: %(list)s") % {"list": "; ".join(parts)})
     if "tax" in items:
         out.append(tax_line(items["tax"]))
     for pay in items.get("payments", []):
@@ -373,7 +372,9 @@ def seat_info(session: ClassSession, seat: Seat, table: Table) -> dict[str, Any]
                    "by_master": latest.by_master if latest else False,
                    "summary": orderform.summary(latest.orders) if latest else []},
         "proposal": ({"items": proposal.items, "press_release": proposal.press_release,
-                      "lines": proposal_lines(proposal.items)}
+                      "lines": proposal_lines(proposal.items),
+                      "ministers_salary": next(iter(proposal.items.get("salaries", {})
+                                                    .get("ministers", {}).values()), "")}
                      if proposal is not None and proposal.items
                      and (is_pm or stage != script.PROPOSAL) else None),
         "others": [p.name for p in state.players if p.name != player],

@@ -170,6 +170,16 @@ def proposal_write(*, seat_id: int, items: dict[str, Any], press_release: str = 
     broadcast.refresh(session.pk, [s.pk for s in parties.members(seats, seat.player_name)])
 
 
+def proposal_form_send(*, seat_id: int, fields: dict[str, Any], expected: str | None = None,
+                       token_hash: str | None = None) -> None:
+    """The PM's proposal form (``orderform.proposal_from_fields``)."""
+    seat = Seat.objects.select_related("table").filter(pk=seat_id).first()
+    cabinet = list(load_state(seat.table).cabinet) if seat and seat.table else []
+    proposal_write(seat_id=seat_id, items=orderform.proposal_from_fields(fields, cabinet),
+                   press_release=str(fields.get("press_release") or ""), expected=expected,
+                   token_hash=token_hash)
+
+
 @transaction.atomic
 def politics_request(*, seat_id: int, kind: str, members: list[str], name: str = "",
                      pm: str = "", expected: str | None = None,
