@@ -254,3 +254,21 @@ def test_the_pms_phone_orders_the_pms_powers() -> None:
         "reverse": True, "issue_bonds": 2, "buy_back_bank": 1, "buy_back_players": 1}
     phone = lesson.phone_page(pm)
     assert "Reverse the Inflation Index." in phone and "Issue 2 Bonds." in phone
+
+
+def test_an_undone_count_says_so_on_the_projector_and_asks_the_phones_again() -> None:
+    lesson = Lesson()
+    lesson.start()
+    lesson.to_proposal()
+    pm = lesson.state().pm
+    lesson.phone(pm).post("/play/act/", {"type": "propose_form", "salary_pm": "12",
+                                         "expected": lesson.now.stage_id})
+    lesson.advance()
+    bag = Bag.objects.get(status=Bag.Status.OPEN)
+    services.ballot_cast(seat_id=lesson.table.seats.get(player_name=pm).pk,
+                         decision=bag.decision, option="yes", expected=lesson.now.stage_id)
+    lesson.advance()  # the close counts the bag
+    services.session_undo(session=lesson.now)
+    assert "The votes cast were discarded: everyone votes again." in lesson.projector()
+    assert "Please vote again." in lesson.phone_page(pm)
+    assert "Parliament: do you consent?" in lesson.phone_page(pm)

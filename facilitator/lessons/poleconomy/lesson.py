@@ -120,6 +120,9 @@ class PoleconomyLesson(Lesson):
     def phone_context(self, view: dict[str, Any]) -> dict[str, Any]:
         return presenters.phone_context(view)
 
+    def undone_notice(self, session: dict[str, Any]) -> str:
+        return presenters.undone_notice(session)
+
     def seat_act(self, seat_id: int, message: Any, token_hash: str | None) -> Any:
         return messages.seat_act(seat_id, message, token_hash)
 

@@ -21,7 +21,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from facilitator import bags, parties
+from facilitator import bags, notices, parties
 from facilitator.lessons.poleconomy import events, orderform, rounds, script
 from facilitator.lessons.poleconomy.models import PoliticsRequest, RoundBoard, Suggestion
 from facilitator.log import load_state
@@ -327,6 +327,7 @@ def projector_context(view: dict[str, Any], *, join_url: str = "") -> dict[str, 
             "next_blocked": next_blocked(session, seating),
             "count_confirm": count_confirm(session),
             "next_label": next_label(session), "stage_name": stage_name(session["stage"]),
+            "undone": undone_notice(session),
             "rounds": (tables[min(tables)].config["rounds"]
                                                       if tables else 0)}
 
@@ -339,6 +340,27 @@ def master_context(view: dict[str, Any]) -> dict[str, Any]:
         screen["master"] = master_panel(tables[screen["number"]], view["session"],
                                         screen["game"])
     return context
+
+
+def undone_notice(session: dict[str, Any]) -> str:
+    """What the teacher's last Undo took back, in one sentence ("" if nothing)."""
+    undone = session.get("undone") or {}
+    if not undone:
+        return ""
+    kind = undone.get("kind")
+    if kind == "master":
+        text = _("Undone: the game master's last change.")
+    elif kind == "beat":
+        text = _("Undone: one step of the replay.")
+    elif kind == "start":
+        text = _("Undone: the start of the lesson.")
+    else:
+        text = _("Undone: %(stage)s; back to %(before)s.") % {
+            "stage": stage_name(undone.get("stage", "")),
+            "before": stage_name(undone.get("from", ""))}
+    if undone.get("discarded"):
+        text += " " + _("The votes cast were discarded: everyone votes again.")
+    return text
 
 
 def stage_name(stage: str) -> str:
@@ -449,8 +471,10 @@ def phone_context(view: dict[str, Any]) -> dict[str, Any]:
     game = view.get("game")
     me = next((p for p in game["players"] if p["name"] == view["seat"].get("player")),
               None) if game else None
+    reopened = (view.get("table") or {}).get("reopened", "")
     return {"session": view["session"], "seat": view["seat"], "game": game,
             "table": view.get("table"), "can": view.get("can", {}), "me": me,
+            "revote": notices.reopened_notice(reopened, phone=True),
             "me_square": events.square(me["position"]) if me else "",
             "me_role": role_name(me["role"]) if me else "",
             "stage_name": stage_name(view["session"]["stage"]),
