@@ -262,7 +262,10 @@ def master_panel(table: Table, session: dict[str, Any], game: dict[str, Any]
                         "orders_json": json.dumps(row.orders) if row and row.orders else "",
                         "summary": orderform.summary(row.orders) if row else [],
                         "by_master": row.by_master if row else False})
-    return {"players": players, "proposal": proposal,
+    election = game.get("election") or {}
+    majority = next((b["members"] for b in election.get("blocs", [])
+                     if b["name"] == election.get("majority")), [])
+    return {"players": players, "proposal": proposal, "majority_members": majority,
             "proposal_lines": proposal_lines(proposal.items) if proposal else [],
             "requests": list(PoliticsRequest.objects.filter(table=table).order_by("pk"))}
 
