@@ -75,6 +75,10 @@ class Lesson:
     # ``type`` literal: a phone's and a teacher's.
     seat_messages: ClassVar[tuple[type[BaseModel], ...]] = ()
     teacher_messages: ClassVar[tuple[type[BaseModel], ...]] = ()
+    # The dotted path of a URLconf of the module's own teacher pages (e.g. a game master's
+    # page kept off the projector), mounted at ``teacher/lessons/<session_id>/<game>/``; its
+    # views check the owner themselves (``selectors.session_for_teacher``). "": none.
+    teacher_urls: ClassVar[str] = ""
 
     # ------------------------------------------------------------------ setting up
 

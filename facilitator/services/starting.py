@@ -52,6 +52,8 @@ def session_start(*, session: ClassSession, fill: str | None = None,
     for i in range(plan.bots):
         seats.append(_new_bot(session, taken, i + 1, policy))
     rng.shuffle(seats)
+    if plan.party_size > 1:  # bots take the last places: whole bot teams, or the last team's gap
+        seats.sort(key=lambda s: s.is_bot)
     tables: list[Table] = []
     start = 0
     shared = iter(partners)
