@@ -132,5 +132,10 @@ class AusterityLesson(Lesson):
     def seat_act(self, seat_id: int, message: Any, token_hash: str | None) -> Any:
         return messages.seat_act(seat_id, message, token_hash)
 
+    def reports(self) -> Any:
+        from facilitator.lessons.austerity import reports
+
+        return reports
+
 
 LESSON = AusterityLesson()

@@ -1,0 +1,171 @@
+"""Austerity's debrief charts, drawn with the platform's chart kit (``facilitator.charts``:
+the rules every chart keeps). Both read the story's samples (one per draw and one per year
+start) and mark the years along the bottom.
+
+- ``tracks_chart``: the five tracks, one strip each (small multiples: no line crosses
+  another, so it reads in black and white), 0 to 10, the losing 0 hatched and labelled.
+- ``debt_chart``: Debt cubes in the bag (solid, circles) and owed in all (dashed, squares).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.utils.translation import gettext as _
+
+from facilitator.charts import GRID, INK, MUTED, OKABE_ITO
+from facilitator.charts import hatch as _hatch
+from facilitator.charts import label as _label
+from facilitator.charts import marker as _marker
+from facilitator.charts import num as _num
+from facilitator.charts import svg as _svg
+from facilitator.charts import text as _text
+from facilitator.charts import uid as _uid
+from facilitator.lessons.austerity.reports import words
+from facilitator.lessons.austerity.reports.story import Sample
+from games.austerity import data
+
+TRACK_STYLES = {
+    data.EMPLOYMENT: (OKABE_ITO["blue"], "circle"),
+    data.SAFETY: (OKABE_ITO["vermillion"], "square"),
+    data.WEALTH: (OKABE_ITO["green"], "triangle"),
+    data.HEALTH: (OKABE_ITO["purple"], "circle"),
+    data.POPULARITY: (OKABE_ITO["orange"], "square"),
+}
+
+
+class _Axis:
+    """Samples across (one step each), years marked by a line where each begins."""
+
+    def __init__(self, samples: Sequence[Sample], x0: float, x1: float) -> None:
+        self.samples, self.x0, self.x1 = samples, x0, x1
+
+    def x(self, i: int) -> float:
+        span = max(len(self.samples) - 1, 1)
+        return self.x0 + i * (self.x1 - self.x0) / span
+
+    def year_starts(self) -> list[tuple[int, int]]:
+        """(sample index, year) where each year begins."""
+        out, last = [], None
+        for i, s in enumerate(self.samples):
+            if s.year != last:
+                out.append((i, s.year))
+                last = s.year
+        return out
+
+    def years(self, top: float, bottom: float) -> list[str]:
+        """A dotted line at each year's start and its label under the plot."""
+        body = []
+        starts = self.year_starts()
+        for n, (i, year) in enumerate(starts):
+            x = self.x(i)
+            nxt = self.x(starts[n + 1][0]) if n + 1 < len(starts) else self.x1
+            if i:
+                body.append(f'<line x1="{_num(x)}" y1="{_num(top)}" x2="{_num(x)}" '
+                            f'y2="{_num(bottom)}" stroke="{MUTED}" stroke-width="0.8" '
+                            f'stroke-dasharray="2 2"/>')
+            body.append(_text((x + nxt) / 2 if nxt > x else x, bottom + 12,
+                              _("Year %(n)d") % {"n": year}, size=9.5))
+        return body
+
+
+def tracks_chart(samples: Sequence[Sample], *, width: int = 680, strip: int = 44) -> str:
+    """The five tracks through the game, one strip each; the losing 0 is hatched."""
+    left, right, top = 92, 26, 6
+    height = top + strip * len(data.TRACKS) + 24
+    uid = _uid("aus-tracks", [(s.draw, s.year, sorted(s.tracks.items())) for s in samples],
+               width, strip)
+    axis = _Axis(samples, left, width - right)
+    defs = _hatch(f"{uid}-lost", spacing=4, colour=INK, width=0.8, cross=True)
+    body: list[str] = []
+    bottom = top + strip * len(data.TRACKS)
+    for n, track in enumerate(data.TRACKS):
+        y_top = top + n * strip + 4
+        y_bot = top + (n + 1) * strip - 6
+
+        def y(value: float, y_top: float = y_top, y_bot: float = y_bot) -> float:
+            return y_bot - value * (y_bot - y_top) / data.TRACK_MAX
+
+        colour, shape = TRACK_STYLES[track]
+        lost_top = y(0.5)
+        body.append(f'<rect x="{left}" y="{_num(lost_top)}" width="{width - right - left}" '
+                    f'height="{_num(y_bot - lost_top)}" fill="url(#{uid}-lost)" '
+                    f'fill-opacity="0.55"/>')
+        for v in (5, 10):
+            body.append(f'<line x1="{left}" y1="{_num(y(v))}" x2="{width - right}" '
+                        f'y2="{_num(y(v))}" stroke="{GRID}" stroke-width="0.6"/>')
+            body.append(_text(left - 4, y(v) + 3.5, v, size=8, anchor="end", fill=MUTED))
+        body.append(_text(left - 4, y_bot + 1, "0", size=8, anchor="end", weight="bold"))
+        body.append(_text(4, (y_top + y_bot) / 2 + 4, words.track(track), size=10,
+                          anchor="start", weight="bold"))
+        points = [(axis.x(i), y(s.tracks[track])) for i, s in enumerate(samples)]
+        if points:
+            pts = " ".join(f"{_num(px)},{_num(py)}" for px, py in points)
+            body.append(f'<polyline points="{pts}" fill="none" stroke="{colour}" '
+                        f'stroke-width="2.2" stroke-linejoin="round"/>')
+            label_at = {i for i, _y in axis.year_starts()} | {len(samples) - 1}
+            for i, (px, py) in enumerate(points):
+                value = samples[i].tracks[track]
+                if value <= data.TRACK_MIN:
+                    body.append(f'<path d="M{_num(px - 5)} {_num(py - 5)} L{_num(px + 5)} '
+                                f'{_num(py + 5)} M{_num(px - 5)} {_num(py + 5)} '
+                                f'L{_num(px + 5)} {_num(py - 5)}" stroke="{INK}" '
+                                f'stroke-width="2.6"/>')
+                elif i in label_at:
+                    body.append(_marker(shape, px, py, colour, 3.2))
+                if i in label_at:
+                    body.append(_label(px, py - 5 if value < 8 else py + 13, value))
+    body += axis.years(top, bottom)
+    body.append(_text(width - right, height - 1, _("hatched: 0, the game is lost"), size=8,
+                      anchor="end", fill=MUTED))
+    desc = _("The five tracks (0 to 10) after every draw. %(values)s.") % {"values": "; ".join(
+        words.track(t) + ": " + ", ".join(
+            _("year %(year)d starts at %(value)d") % {"year": year,
+                                                       "value": samples[i].tracks[t]}
+            for i, year in axis.year_starts()) + ", " + _("ends at %(value)d") % {
+            "value": samples[-1].tracks[t]} for t in data.TRACKS) if samples else "—"}
+    return _svg(uid, width, height, _("The tracks, draw by draw"), desc, body, defs)
+
+
+def debt_chart(samples: Sequence[Sample], *, width: int = 680, height: int = 150) -> str:
+    """Debt cubes in the bag (what the next draws may bring) and owed in all."""
+    left, right, top, bottom = 32, 26, 24, 22
+    uid = _uid("aus-debt", [(s.draw, s.year, s.debt_in_bag, s.debt_owed) for s in samples],
+               width, height)
+    axis = _Axis(samples, left, width - right)
+    hi = max([s.debt_owed for s in samples] + [4])
+    y0, y1 = top, height - bottom
+
+    def y(value: float) -> float:
+        return y1 - value * (y1 - y0) / hi
+
+    step = 1 if hi <= 6 else 2 if hi <= 12 else 5
+    body: list[str] = []
+    for v in range(0, hi + 1, step):
+        body.append(f'<line x1="{left}" y1="{_num(y(v))}" x2="{width - right}" '
+                    f'y2="{_num(y(v))}" stroke="{GRID}" stroke-width="0.6"/>')
+        body.append(_text(left - 5, y(v) + 3.5, v, size=8.5, anchor="end"))
+    series = [("debt_owed", _("Debt cubes owed in all (bag, Current, Used)"), "5 3", "square",
+               MUTED),
+              ("debt_in_bag", _("Debt cubes in the bag"), "", "circle", INK)]
+    for n, (key, name, dash, shape, colour) in enumerate(series):
+        pts = [(axis.x(i), y(getattr(s, key))) for i, s in enumerate(samples)]
+        if pts:
+            dashes = f' stroke-dasharray="{dash}"' if dash else ""
+            body.append('<polyline points="' + " ".join(f"{_num(a)},{_num(b)}" for a, b in pts)
+                        + f'" fill="none" stroke="{colour}" stroke-width="2.2"{dashes}/>')
+            for i, (px, py) in enumerate(pts):
+                if i in {j for j, _y in axis.year_starts()} or i == len(pts) - 1:
+                    body.append(_marker(shape, px, py, colour, 3.2))
+                    if key == "debt_in_bag":
+                        body.append(_label(px, py - 6, getattr(samples[i], key)))
+        lx = left + n * 300
+        body.append(f'<line x1="{lx}" y1="9" x2="{lx + 22}" y2="9" stroke="{colour}" '
+                    f'stroke-width="2.2"' + (f' stroke-dasharray="{dash}"' if dash else "")
+                    + "/>")
+        body.append(_marker(shape, lx + 11, 9, colour, 3.2))
+        body.append(_text(lx + 28, 12.5, name, size=9, anchor="start"))
+    body += axis.years(top, y1)
+    desc = _("Debt cubes in the bag after every draw: %(values)s.") % {
+        "values": ", ".join(str(s.debt_in_bag) for s in samples) or "—"}
+    return _svg(uid, width, height, _("Debt, draw by draw"), desc, body)
