@@ -25,10 +25,11 @@ from games.austerity import bots as policies
 from tests.facilitator.lesson import fresh, join
 from tests.reports.scripted import seeded
 
-Plan = Callable[[str, int, int, list[str]], str]  # (item, year, seat index, options) -> option
+# (item, year, seat index, options) -> the option voted for, or None: that student abstains.
+Plan = Callable[[str, int, int, list[str]], "str | None"]
 
 
-def default_plan(item: str, year: int, index: int, options: list[str]) -> str:
+def default_plan(item: str, year: int, index: int, options: list[str]) -> str | None:
     """Most students want one Raise Taxes and no loan; a few want more; nobody borrows in
     year 1, some do later; loans are paid when asked; a new institution only for some."""
     if item == script.TAXES:
@@ -65,6 +66,8 @@ def _vote(session: ClassSession, plan: Plan) -> None:
         for index, seat in enumerate(humans):
             if Bag.objects.filter(pk=bag.pk, status=Bag.Status.OPEN).exists():
                 option = plan(item, script.year_of(session), index, list(bag.options))
+                if option is None:
+                    continue
                 services.ballot_cast(seat_id=seat.pk, decision=bag.decision, option=option,
                                      expected=fresh(session).stage_id)
 
@@ -91,14 +94,18 @@ def _play_year(session: ClassSession, table: Table, minister: str) -> None:
 
 
 def austerity_lesson(*, teacher: Any, students: int, seed: int, title: str = "",
-                     fill: str | None = None, plan: Plan = default_plan, language: str = "en", minister: str = "cautious",
-                     stop_after: int | None = None, **options: Any) -> ClassSession:
+                     fill: str | None = None, plan: Plan = default_plan, language: str = "en",
+                     minister: str = "cautious", stop_after: int | None = None,
+                     portfolios: bool = False, **options: Any) -> ClassSession:
     """A lesson played to its final stage (or, ``stop_after`` years, left there and marked
     finished: the teacher ended it early, so its countries are unfinished)."""
     with playable(), seeded(seed):
         session = services.session_create(owner=teacher, game="austerity", title=title,
                                            language=language, options=options)
         join(session, students)
+        if portfolios:  # the lesson option (its form and check come with the lesson's core)
+            ClassSession.objects.filter(pk=session.pk).update(
+                options={**session.options, "portfolios": True})
         services.session_start(session=fresh(session), fill=fill, seed=seed)
         session = fresh(session)
         for _n in range(400):

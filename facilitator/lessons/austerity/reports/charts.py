@@ -69,9 +69,9 @@ class _Axis:
         return body
 
 
-def tracks_chart(samples: Sequence[Sample], *, width: int = 680, strip: int = 44) -> str:
+def tracks_chart(samples: Sequence[Sample], *, width: int = 680, strip: int = 58) -> str:
     """The five tracks through the game, one strip each; the losing 0 is hatched."""
-    left, right, top = 92, 26, 6
+    left, right, top = 92, 22, 6
     height = top + strip * len(data.TRACKS) + 24
     uid = _uid("aus-tracks", [(s.draw, s.year, sorted(s.tracks.items())) for s in samples],
                width, strip)
@@ -94,8 +94,12 @@ def tracks_chart(samples: Sequence[Sample], *, width: int = 680, strip: int = 44
         for v in (5, 10):
             body.append(f'<line x1="{left}" y1="{_num(y(v))}" x2="{width - right}" '
                         f'y2="{_num(y(v))}" stroke="{GRID}" stroke-width="0.6"/>')
-            body.append(_text(left - 4, y(v) + 3.5, v, size=8, anchor="end", fill=MUTED))
-        body.append(_text(left - 4, y_bot + 1, "0", size=8, anchor="end", weight="bold"))
+        body.append(_text(width - right + 4, y(10) + 3, "10", size=8, anchor="start",
+                          fill=MUTED))
+        body.append(_text(width - right + 4, y(5) + 3, "5", size=8, anchor="start",
+                          fill=MUTED))
+        body.append(_text(width - right + 4, y_bot + 1, "0", size=8, anchor="start",
+                          weight="bold"))
         body.append(_text(4, (y_top + y_bot) / 2 + 4, words.track(track), size=10,
                           anchor="start", weight="bold"))
         points = [(axis.x(i), y(s.tracks[track])) for i, s in enumerate(samples)]
@@ -129,7 +133,7 @@ def tracks_chart(samples: Sequence[Sample], *, width: int = 680, strip: int = 44
 
 def debt_chart(samples: Sequence[Sample], *, width: int = 680, height: int = 150) -> str:
     """Debt cubes in the bag (what the next draws may bring) and owed in all."""
-    left, right, top, bottom = 32, 26, 24, 22
+    left, right, top, bottom = 32, 22, 34, 22
     uid = _uid("aus-debt", [(s.draw, s.year, s.debt_in_bag, s.debt_owed) for s in samples],
                width, height)
     axis = _Axis(samples, left, width - right)
@@ -159,12 +163,12 @@ def debt_chart(samples: Sequence[Sample], *, width: int = 680, height: int = 150
                     body.append(_marker(shape, px, py, colour, 3.2))
                     if key == "debt_in_bag":
                         body.append(_label(px, py - 6, getattr(samples[i], key)))
-        lx = left + n * 300
-        body.append(f'<line x1="{lx}" y1="9" x2="{lx + 22}" y2="9" stroke="{colour}" '
+        lx = left + (1 - n) * 320
+        body.append(f'<line x1="{lx}" y1="10" x2="{lx + 22}" y2="10" stroke="{colour}" '
                     f'stroke-width="2.2"' + (f' stroke-dasharray="{dash}"' if dash else "")
                     + "/>")
-        body.append(_marker(shape, lx + 11, 9, colour, 3.2))
-        body.append(_text(lx + 28, 12.5, name, size=9, anchor="start"))
+        body.append(_marker(shape, lx + 11, 10, colour, 3.2))
+        body.append(_text(lx + 28, 13.5, name, size=9.5, anchor="start"))
     body += axis.years(top, y1)
     desc = _("Debt cubes in the bag after every draw: %(values)s.") % {
         "values": ", ".join(str(s.debt_in_bag) for s in samples) or "—"}

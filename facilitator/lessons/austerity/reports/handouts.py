@@ -17,7 +17,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from facilitator.lessons.austerity.reports import questions
-from facilitator.lessons.austerity.reports.charts import tracks_chart
+from facilitator.lessons.austerity.reports.charts import debt_chart, tracks_chart
 from facilitator.lessons.austerity.reports.story import (
     LessonStory,
     StudentStory,
@@ -51,7 +51,8 @@ def class_context(lesson: LessonStory, paper: str) -> dict[str, Any]:
                     "questions": questions.table_questions(t)} for t in tables],
         "comparison_rows": comparison_rows(tables) if len(tables) > 1 else [],
         "general_questions": questions.general_questions(),
-        "scenario": tables[0].scenario if tables else "",
+        "scenario": ", ".join(dict.fromkeys(t.scenario for t in tables)),
+        "unfinished_rule": next((t.unfinished_rule for t in tables if t.unfinished_rule), ""),
     })
     return context
 
@@ -77,13 +78,15 @@ def students_context(session: ClassSession, students: Sequence[StudentStory], pa
                      ) -> dict[str, Any]:
     from facilitator.lessons.state_in_class.reports.story import lesson_date
 
-    charts: dict[int, Any] = {}
+    charts: dict[int, dict[str, Any]] = {}
     items = []
     for s in students:
         s.prompts = questions.reflection_prompts(s)
         if s.table.table_id not in charts:
-            charts[s.table.table_id] = chart_img(tracks_chart(s.table.samples, strip=34))
-        items.append({"s": s, "chart": charts[s.table.table_id]})
+            charts[s.table.table_id] = {
+                "tracks": chart_img(tracks_chart(s.table.samples, strip=44)),
+                "debt": chart_img(debt_chart(s.table.samples, height=120))}
+        items.append({"s": s, "charts": charts[s.table.table_id]})
     date = lesson_date(session)
     context = _base_context(session, paper, f"{session} · {date}")
     context.update({"session": session, "date": date, "game": session.game_name,

@@ -34,8 +34,8 @@ def general_questions() -> list[str]:
           "borrow?"),
         _("Every cut fell on an institution. Which cuts hurt people most, and which could a "
           "country live with?"),
-        _("Your country had to clear its debt to win. Is paying off debt the most important "
-          "goal for a real government? What else matters?"),
+        _("Is paying off debt the most important goal for a real government? What else "
+          "matters, and who should decide?"),
         _("The minister changed every year. What did a new minister have to live with from "
           "the year before?"),
         _("You voted in secret on the budget. Would you have voted differently in public? "

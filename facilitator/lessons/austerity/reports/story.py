@@ -229,6 +229,14 @@ def _sample(state: GameState) -> Sample:
 
 
 KEPT_EVENTS = ("track", "cuts", "game_over")
+SUPPLY = "supply"  # the engine's place for cubes outside the game
+
+
+def _kept(event: dict[str, Any]) -> bool:
+    """Track moves, Cuts, the end, and Debt cubes coming into the game or leaving it."""
+    if event["type"] == "cubes":
+        return event["colour"] == data.DEBT and SUPPLY in (event["from"], event["to"])
+    return event["type"] in KEPT_EVENTS
 
 
 def _replay(table: Table) -> _Replay:
@@ -250,7 +258,7 @@ def _replay(table: Table) -> _Replay:
         state, happened = engine.replay_actions(state, [action])
         for event in happened:
             part = _bucket_of(event, part)
-            if event["type"] in KEPT_EVENTS:
+            if _kept(event):
                 events[part].append(event)
         point = _sample(state)
         if (point.draw, point.year) == (samples[-1].draw, samples[-1].year):
@@ -338,19 +346,33 @@ def _track_changes(events: list[dict[str, Any]]) -> list[str]:
 
 
 def _cuts_lines(events: list[dict[str, Any]]) -> list[str]:
-    out = []
+    """The Cuts steps of a part of the year, in one line."""
+    steps = []
     for e in events:
         if e["type"] != "cuts":
             continue
-        inst = e["institution"]
+        name = words.institution(e["institution"])
         if e["final"]:
-            out.append(_("Cuts: %(institution)s reached the last step — %(penalty)s") % {
-                "institution": words.institution(inst),
-                "penalty": _(data.INSTITUTIONS[inst].cuts_text)})
+            steps.append(_("%(institution)s (last step: %(penalty)s)") % {
+                "institution": name,
+                "penalty": _(data.INSTITUTIONS[e["institution"]].cuts_text).rstrip(".")})
         else:
-            out.append(_("Cuts: %(institution)s, step %(step)d of %(steps)d") % {
-                "institution": words.institution(inst), "step": e["step"],
-                "steps": data.CUTS_STEPS})
+            steps.append(_("%(institution)s (step %(step)d of %(steps)d)") % {
+                "institution": name, "step": e["step"], "steps": data.CUTS_STEPS})
+    return [_("Cuts: %(steps)s") % {"steps": ", ".join(steps)}] if steps else []
+
+
+def _debt_lines(events: list[dict[str, Any]]) -> list[str]:
+    """Debt cubes that came into the game or left it in a part of the year."""
+    added = sum(e["count"] for e in events if e["type"] == "cubes" and e["from"] == SUPPLY)
+    removed = sum(e["count"] for e in events if e["type"] == "cubes" and e["to"] == SUPPLY)
+    out = []
+    if added:
+        out.append(ngettext("%(n)d new Debt cube", "%(n)d new Debt cubes", added)
+                   % {"n": added})
+    if removed:
+        out.append(ngettext("%(n)d Debt cube paid off", "%(n)d Debt cubes paid off", removed)
+                   % {"n": removed})
     return out
 
 
@@ -458,7 +480,8 @@ def _years(replayed: _Replay, ballots: list[BallotStory],
                              event_name=words.event_name(key) if key else _(
                                  "A single last cube: it goes to Used, ignored this year."),
                              event_text=words.event_text(key), decisions=_draw_lines(lines),
-                             changes=_track_changes(moves) + _cuts_lines(moves))
+                             changes=_track_changes(moves) + _debt_lines(moves)
+                             + _cuts_lines(moves))
             if over and over[0] == (year, head["draw"]):
                 draw.lost = words.reason(str(over[1]["result"]), over[1]["reason"])
             story.draws.append(draw)
@@ -564,6 +587,10 @@ class StudentStory:
     @property
     def defends(self) -> str:
         return str(portfolios.DEFENDS[self.info.portfolio]) if self.info.portfolio else ""
+
+    @property
+    def minister_years(self) -> list[YearStory]:
+        return [y for y in self.table.years if y.year in self.info.minister_years]
 
     @property
     def verdict(self) -> str:
