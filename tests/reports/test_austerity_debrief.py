@@ -141,8 +141,9 @@ def test_a_country_the_lesson_ended_early_is_unfinished_with_its_rule(austerity,
     assert state.result is None
     text = pdf_text(rendered["ended"], tmp_path)
     tracks, debt = sum(state.tracks.values()), portfolios.debt(state)
-    assert (f"Unfinished in year {state.year}: score {tracks - 2 * debt} (tracks {tracks}, "
+    assert (f"Unfinished after year 1: score {tracks - 2 * debt} (tracks {tracks}, "
             f"less 2 × {debt} Debt cubes).") in text
+    assert "Year 1 · Finance Minister" in text and "Year 2 ·" not in text  # not begun
     assert " ".join(str(UNFINISHED_RULE).split()) in text
 
 

@@ -38,7 +38,7 @@ ROUND_COLUMNS: tuple[str, ...] = (
 RESULT_COLUMNS: tuple[str, ...] = (
     "session", "table", "player", "seat", "position", "portfolio", "portfolio_start",
     "portfolio_end", "portfolio_change", "minister_years",
-    "table_result", "table_reason", "table_year", "table_tracks", "table_debt",
+    "table_result", "table_reason", "table_years", "table_tracks", "table_debt",
     "table_unfinished_score", *(f"table_{t}" for t in data.TRACKS),
 )
 
@@ -59,8 +59,12 @@ def round_rows(session: ClassSession, story: TableStory, *, anonymous: bool = Fa
     names = {s.label: _name(s, anonymous) for s in story.seats}
     rows = []
     history = state.history
+    played = {y.year for y in story.years}
+    last = max(played, default=0)
     for n, entry in enumerate(history):
         year = entry["year"]
+        if year not in played:
+            continue
         log = entry["log"]
         following = history[n + 1] if n + 1 < len(history) else None
         end_tracks = following["tracks"] if following else state.tracks
@@ -90,8 +94,8 @@ def round_rows(session: ClassSession, story: TableStory, *, anonymous: bool = Fa
             **{f"end_{t}": end_tracks[t] for t in data.TRACKS},
             "end_debt_owed": following["bag"][data.DEBT] if following
             else portfolios.debt(state),
-            "result": story.result.kind if year == state.year else "",
-            "reason": (story.result.reason or "") if year == state.year else "",
+            "result": story.result.kind if year == last else "",
+            "reason": (story.result.reason or "") if year == last else "",
         }
         for ballot in story.ballots:
             if ballot_year(ballot) == year:
@@ -125,7 +129,7 @@ def result_rows(session: ClassSession, story: TableStory, *, anonymous: bool = F
             "portfolio_change": standing.change if standing else None,
             "minister_years": ";".join(str(y) for y in info.minister_years),
             "table_result": result.kind, "table_reason": result.reason,
-            "table_year": result.year, "table_tracks": result.tracks,
+            "table_years": story.played, "table_tracks": result.tracks,
             "table_debt": result.debt, "table_unfinished_score": result.score,
             **{f"table_{t}": story.state.tracks[t] for t in data.TRACKS},
         })

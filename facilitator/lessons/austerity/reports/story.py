@@ -153,8 +153,13 @@ class TableStory:
     charts: dict[str, str] = field(default_factory=dict)
 
     @property
+    def played(self) -> int:
+        """The last year the country played (0: none)."""
+        return self.years[-1].year if self.years else 0
+
+    @property
     def result_line(self) -> str:
-        return words.result_line(self.result)
+        return words.result_line(self.result, self.played)
 
     @property
     def result_kind(self) -> str:
@@ -467,6 +472,8 @@ def _years(replayed: _Replay, ballots: list[BallotStory],
     years = []
     for entry in state.history:
         year = entry["year"]
+        if not entry["log"] and not by_year[year] and not state.result:
+            continue  # a year the lesson ended before it began
         draws, end = _split_log(entry["log"])
         story = YearStory(year=year, ministers=ministers.get(year, []),
                           tracks_start=dict(entry["tracks"]),
@@ -487,7 +494,7 @@ def _years(replayed: _Replay, ballots: list[BallotStory],
             story.draws.append(draw)
         story.year_end = _year_end_lines(end, replayed.events.get((year, YEAR_END), []))
         if state.result and year == state.year:
-            story.ended = words.result_line(country_result(state))
+            story.ended = words.result_line(country_result(state), year)
         years.append(story)
     return years
 

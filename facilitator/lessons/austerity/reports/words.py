@@ -132,16 +132,18 @@ def result_kind(result: CountryResult) -> str:
     return {WON: _("Won"), LOST: _("Lost"), UNFINISHED: _("Unfinished")}[result.kind]
 
 
-def result_line(result: CountryResult) -> str:
-    """The country's result in one sentence."""
+def result_line(result: CountryResult, played: int | None = None) -> str:
+    """The country's result in one sentence (``played``: the last year the country played,
+    for an unfinished one: the lesson may have ended at a Year End, before the next year)."""
     if result.kind == WON:
         return _("Won in year %(year)d: %(reason)s.") % {
             "year": result.year, "reason": reason(result.kind, result.reason)}
     if result.kind == LOST:
         return _("Lost in year %(year)d: %(reason)s.") % {
             "year": result.year, "reason": reason(result.kind, result.reason)}
-    return _("Unfinished in year %(year)d: score %(score)d (tracks %(tracks)d, less 2 × "
-             "%(debt)d Debt cubes).") % {"year": result.year, "score": result.score or 0,
+    return _("Unfinished after year %(year)d: score %(score)d (tracks %(tracks)d, less 2 × "
+             "%(debt)d Debt cubes).") % {"year": played or result.year,
+                                         "score": result.score or 0,
                                          "tracks": result.tracks, "debt": result.debt}
 
 
