@@ -210,6 +210,8 @@ def test_pages_render_to_png_and_are_not_blank(rendered, tmp_path):
     for key, pdf in rendered.items():
         path = tmp_path / f"{key}.pdf"
         path.write_bytes(pdf)
+        for old in ARTIFACTS.glob(f"{key}-*.png"):
+            old.unlink()
         subprocess.run([tool, "-png", "-r", "60", str(path), str(ARTIFACTS / key)], check=True)
         images = sorted(ARTIFACTS.glob(f"{key}-*.png"))
         assert images

@@ -69,9 +69,9 @@ class _Axis:
         return body
 
 
-def tracks_chart(samples: Sequence[Sample], *, width: int = 680, strip: int = 58) -> str:
+def tracks_chart(samples: Sequence[Sample], *, width: int = 680, strip: int = 66) -> str:
     """The five tracks through the game, one strip each; the losing 0 is hatched."""
-    left, right, top = 92, 22, 6
+    left, right, top = 30, 14, 2
     height = top + strip * len(data.TRACKS) + 24
     uid = _uid("aus-tracks", [(s.draw, s.year, sorted(s.tracks.items())) for s in samples],
                width, strip)
@@ -80,8 +80,9 @@ def tracks_chart(samples: Sequence[Sample], *, width: int = 680, strip: int = 58
     body: list[str] = []
     bottom = top + strip * len(data.TRACKS)
     for n, track in enumerate(data.TRACKS):
-        y_top = top + n * strip + 4
-        y_bot = top + (n + 1) * strip - 6
+        name_y = top + n * strip + 11
+        y_top = top + n * strip + 19
+        y_bot = top + (n + 1) * strip - 5
 
         def y(value: float, y_top: float = y_top, y_bot: float = y_bot) -> float:
             return y_bot - value * (y_bot - y_top) / data.TRACK_MAX
@@ -94,14 +95,12 @@ def tracks_chart(samples: Sequence[Sample], *, width: int = 680, strip: int = 58
         for v in (5, 10):
             body.append(f'<line x1="{left}" y1="{_num(y(v))}" x2="{width - right}" '
                         f'y2="{_num(y(v))}" stroke="{GRID}" stroke-width="0.6"/>')
-        body.append(_text(width - right + 4, y(10) + 3, "10", size=8, anchor="start",
-                          fill=MUTED))
-        body.append(_text(width - right + 4, y(5) + 3, "5", size=8, anchor="start",
-                          fill=MUTED))
-        body.append(_text(width - right + 4, y_bot + 1, "0", size=8, anchor="start",
+        for v in (5, 10):
+            body.append(_text(left - 7, y(v) + 3, v, size=8, anchor="end", fill=MUTED))
+        body.append(_text(left - 7, y_bot + 1, "0", size=8, anchor="end", weight="bold"))
+        body.append(_marker(shape, left + 5, name_y - 3.5, colour, 3.2))
+        body.append(_text(left + 13, name_y, words.track(track), size=10, anchor="start",
                           weight="bold"))
-        body.append(_text(4, (y_top + y_bot) / 2 + 4, words.track(track), size=10,
-                          anchor="start", weight="bold"))
         points = [(axis.x(i), y(s.tracks[track])) for i, s in enumerate(samples)]
         if points:
             pts = " ".join(f"{_num(px)},{_num(py)}" for px, py in points)
@@ -118,7 +117,8 @@ def tracks_chart(samples: Sequence[Sample], *, width: int = 680, strip: int = 58
                 elif i in label_at:
                     body.append(_marker(shape, px, py, colour, 3.2))
                 if i in label_at:
-                    body.append(_label(px, py - 5 if value < 8 else py + 13, value))
+                    body.append(_label(px + (7 if i == 0 else 0),
+                                       py - 5 if value < 8 else py + 13, value))
     body += axis.years(top, bottom)
     body.append(_text(width - right, height - 1, _("hatched: 0, the game is lost"), size=8,
                       anchor="end", fill=MUTED))
@@ -133,7 +133,7 @@ def tracks_chart(samples: Sequence[Sample], *, width: int = 680, strip: int = 58
 
 def debt_chart(samples: Sequence[Sample], *, width: int = 680, height: int = 150) -> str:
     """Debt cubes in the bag (what the next draws may bring) and owed in all."""
-    left, right, top, bottom = 32, 22, 34, 22
+    left, right, top, bottom = 32, 14, 34, 22
     uid = _uid("aus-debt", [(s.draw, s.year, s.debt_in_bag, s.debt_owed) for s in samples],
                width, height)
     axis = _Axis(samples, left, width - right)
@@ -162,7 +162,8 @@ def debt_chart(samples: Sequence[Sample], *, width: int = 680, height: int = 150
                 if i in {j for j, _y in axis.year_starts()} or i == len(pts) - 1:
                     body.append(_marker(shape, px, py, colour, 3.2))
                     if key == "debt_in_bag":
-                        body.append(_label(px, py - 6, getattr(samples[i], key)))
+                        body.append(_label(px + (7 if i == 0 else 0), py - 6,
+                                           getattr(samples[i], key)))
         lx = left + (1 - n) * 320
         body.append(f'<line x1="{lx}" y1="10" x2="{lx + 22}" y2="10" stroke="{colour}" '
                     f'stroke-width="2.2"' + (f' stroke-dasharray="{dash}"' if dash else "")

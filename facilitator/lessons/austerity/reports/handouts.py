@@ -35,11 +35,10 @@ def budget_rows(story: TableStory) -> list[dict[str, Any]]:
 
 
 def comparison_rows(tables: Sequence[TableStory]) -> list[dict[str, Any]]:
-    return [{"number": t.number, "result": t.result_kind, "line": t.result_line,
-             "years": t.result.year, "taxes": t.counts.get("raise-taxes", 0),
+    return [{"number": t.number, "years": t.played, "taxes": t.counts.get("raise-taxes", 0),
              "borrowed": t.counts.get("borrow", 0), "loans": t.counts.get("pay-loan", 0),
-             "cuts": sum(c.steps for c in t.cuts), "tracks": t.result.tracks,
-             "debt": t.result.debt} for t in tables]
+             "cuts": sum(c.steps for c in t.cuts),
+             "penalties": sum(c.penalties for c in t.cuts)} for t in tables]
 
 
 def class_context(lesson: LessonStory, paper: str) -> dict[str, Any]:
@@ -84,8 +83,8 @@ def students_context(session: ClassSession, students: Sequence[StudentStory], pa
         s.prompts = questions.reflection_prompts(s)
         if s.table.table_id not in charts:
             charts[s.table.table_id] = {
-                "tracks": chart_img(tracks_chart(s.table.samples, strip=44)),
-                "debt": chart_img(debt_chart(s.table.samples, height=120))}
+                "tracks": chart_img(tracks_chart(s.table.samples, strip=48)),
+                "debt": chart_img(debt_chart(s.table.samples, height=104))}
         items.append({"s": s, "charts": charts[s.table.table_id]})
     date = lesson_date(session)
     context = _base_context(session, paper, f"{session} · {date}")
