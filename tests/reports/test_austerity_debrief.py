@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 from PIL import Image
 
@@ -131,6 +133,16 @@ def test_no_tally_reaches_the_handouts_only_what_each_ballot_chose(austerity, tm
     assert "Borrow: no (2 of 5 voted)" in texts[0]  # two ballots: only the result exists
     pages = [pdf_text(handouts.student_handouts(s), tmp_path) for s in (twin_a, twin_b)]
     assert pages[0] == pages[1]
+
+
+def test_the_debrief_never_reads_a_sealed_ballot(austerity):
+    """What was chosen comes from the log's counted actions and the receipts, never from the
+    sealed ballots (a counted bag has none left; an open one must not be read)."""
+    with CaptureQueriesContext(connection) as queries:
+        handouts.class_html(austerity["two"], paper="a4")
+        handouts.students_html(austerity["two"], paper="a4")
+    sql = " ".join(q["sql"].lower() for q in queries.captured_queries)
+    assert "sealedballot" not in sql and "receipt" in sql
 
 
 def test_a_country_the_lesson_ended_early_is_unfinished_with_its_rule(austerity, rendered,

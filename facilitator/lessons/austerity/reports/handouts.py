@@ -22,6 +22,7 @@ from facilitator.lessons.austerity.reports.story import (
     LessonStory,
     StudentStory,
     TableStory,
+    lesson_date,
     lesson_story,
     lesson_students,
 )
@@ -75,8 +76,6 @@ def class_handout(session: ClassSession, *, paper: str = DEFAULT_PAPER,
 
 def students_context(session: ClassSession, students: Sequence[StudentStory], paper: str
                      ) -> dict[str, Any]:
-    from facilitator.lessons.state_in_class.reports.story import lesson_date
-
     charts: dict[int, dict[str, Any]] = {}
     items = []
     for s in students:

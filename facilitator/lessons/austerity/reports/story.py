@@ -29,6 +29,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.contrib.auth.models import AbstractBaseUser
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -562,9 +564,17 @@ def table_story(table: Table, *, with_charts: bool = True,
     return story
 
 
-def lesson_story(session: ClassSession, *, with_charts: bool = True) -> LessonStory:
-    from facilitator.lessons.state_in_class.reports.story import lesson_date, teacher_name
+def teacher_name(user: AbstractBaseUser) -> str:
+    full = getattr(user, "get_full_name", lambda: "")()
+    return full or user.get_username()
 
+
+def lesson_date(session: ClassSession) -> str:
+    when = session.started_at or session.created_at
+    return formats.date_format(timezone.localtime(when), "DATE_FORMAT") if when else ""
+
+
+def lesson_story(session: ClassSession, *, with_charts: bool = True) -> LessonStory:
     on = bool((session.options or {}).get("portfolios"))
     tables = [table_story(t, with_charts=with_charts, with_portfolios=on)
               for t in session.tables.select_related("session").order_by("number")]
