@@ -3,7 +3,7 @@ the rules every chart keeps). Both read the story's samples (one per draw and on
 start) and mark the years along the bottom.
 
 - ``tracks_chart``: the five tracks, one strip each (small multiples: no line crosses
-  another, so it reads in black and white), 0 to 10, the losing 0 hatched and labelled.
+  another, so it reads in black and white), 0 to 10, the losing 0 a grey band, explained.
 - ``debt_chart``: Debt cubes in the bag (solid, circles) and owed in all (dashed, squares).
 """
 
@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from django.utils.translation import gettext as _
 
 from facilitator.charts import GRID, INK, MUTED, OKABE_ITO
-from facilitator.charts import hatch as _hatch
 from facilitator.charts import label as _label
 from facilitator.charts import marker as _marker
 from facilitator.charts import num as _num
@@ -25,6 +24,7 @@ from facilitator.lessons.austerity.reports import words
 from facilitator.lessons.austerity.reports.story import Sample
 from games.austerity import data
 
+LOST_FILL = "#CFCFCF"  # the losing 0: a grey band (a hatch pattern doubles the drawing time)
 TRACK_STYLES = {
     data.EMPLOYMENT: (OKABE_ITO["blue"], "circle"),
     data.SAFETY: (OKABE_ITO["vermillion"], "square"),
@@ -76,7 +76,6 @@ def tracks_chart(samples: Sequence[Sample], *, width: int = 680, strip: int = 66
     uid = _uid("aus-tracks", [(s.draw, s.year, sorted(s.tracks.items())) for s in samples],
                width, strip)
     axis = _Axis(samples, left, width - right)
-    defs = _hatch(f"{uid}-lost", spacing=4, colour=INK, width=0.8, cross=True)
     body: list[str] = []
     bottom = top + strip * len(data.TRACKS)
     for n, track in enumerate(data.TRACKS):
@@ -90,8 +89,9 @@ def tracks_chart(samples: Sequence[Sample], *, width: int = 680, strip: int = 66
         colour, shape = TRACK_STYLES[track]
         lost_top = y(0.5)
         body.append(f'<rect x="{left}" y="{_num(lost_top)}" width="{width - right - left}" '
-                    f'height="{_num(y_bot - lost_top)}" fill="url(#{uid}-lost)" '
-                    f'fill-opacity="0.55"/>')
+                    f'height="{_num(y_bot - lost_top)}" fill="{LOST_FILL}"/>')
+        body.append(f'<line x1="{left}" y1="{_num(y_bot)}" x2="{width - right}" '
+                    f'y2="{_num(y_bot)}" stroke="{INK}" stroke-width="1"/>')
         for v in (5, 10):
             body.append(f'<line x1="{left}" y1="{_num(y(v))}" x2="{width - right}" '
                         f'y2="{_num(y(v))}" stroke="{GRID}" stroke-width="0.6"/>')
@@ -120,7 +120,7 @@ def tracks_chart(samples: Sequence[Sample], *, width: int = 680, strip: int = 66
                     body.append(_label(px + (7 if i == 0 else 0),
                                        py - 5 if value < 8 else py + 13, value))
     body += axis.years(top, bottom)
-    body.append(_text(width - right, height - 1, _("hatched: 0, the game is lost"), size=8,
+    body.append(_text(width - right, height - 1, _("grey band: 0, the game is lost"), size=8,
                       anchor="end", fill=MUTED))
     desc = _("The five tracks (0 to 10) after every draw. %(values)s.") % {"values": "; ".join(
         words.track(t) + ": " + ", ".join(
@@ -128,7 +128,7 @@ def tracks_chart(samples: Sequence[Sample], *, width: int = 680, strip: int = 66
                                                        "value": samples[i].tracks[t]}
             for i, year in axis.year_starts()) + ", " + _("ends at %(value)d") % {
             "value": samples[-1].tracks[t]} for t in data.TRACKS) if samples else "—"}
-    return _svg(uid, width, height, _("The tracks, draw by draw"), desc, body, defs)
+    return _svg(uid, width, height, _("The tracks, draw by draw"), desc, body)
 
 
 def debt_chart(samples: Sequence[Sample], *, width: int = 680, height: int = 150) -> str:
