@@ -105,7 +105,8 @@ def twin_plan(taxes: list[str], borrow: list[str | None]) -> Any:
 @pytest.fixture(scope="package")
 def austerity(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str, Any]]:
     """Austerity lessons played to the end: two tables with portfolios; a country the
-    teacher ended after its first year; and twins that differ only in year 1's tallies
+    teacher ended after its first year; two students with two bots, with policy cards and
+    the extra institutions; and twins that differ only in year 1's tallies
     (one bag of 5 ballots, one of 2), never in what those ballots chose."""
     from tests.reports.austerity_scripted import austerity_lesson
 
@@ -119,6 +120,9 @@ def austerity(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str
                                     portfolios=True),
             "ended": austerity_lesson(teacher=teacher, students=5, seed=5, title="Ended early",
                                       seating="class", stop_after=1),
+            "bots": austerity_lesson(teacher=teacher, students=2, seed=4, title="With bots",
+                                     fill="bots", bot_policy="cautious", policies=True,
+                                     extra_institutions=True),
             "twin_a": austerity_lesson(teacher=teacher, students=5, seed=7, title="Twins",
                                        seating="class",
                                        plan=twin_plan(["1", "1", "1", "2", "0"],

@@ -49,6 +49,7 @@ def rendered(austerity: dict[str, Any], django_db_blocker: Any) -> dict[str, byt
             "class_es": handouts.class_handout(two, paper="a4", language="es"),
             "students_es": handouts.student_handouts(two, paper="a4", language="es"),
             "ended": handouts.class_handout(ended, paper="a4"),
+            "bots": handouts.class_handout(austerity["bots"], paper="letter"),
         }
 
 
@@ -92,6 +93,27 @@ def test_class_handout_tells_each_country_year_by_year(austerity, rendered, tmp_
                 assert (f"{label}: {CHOICE_WORDS[expected_choice(table, bag)]} "
                         f"({voted} of {len(names)} voted)") in part
         assert result_line(state) in text[start:]
+
+
+def test_bots_are_marked_and_get_no_page_and_policy_turns_are_told(austerity, tmp_path):
+    session = austerity["bots"]
+    table = session.tables.get()
+    state = replay_table(table)
+    text = pdf_text(handouts.class_handout(session), tmp_path)
+    bots = list(table.seats.filter(is_bot=True).order_by("position"))
+    assert len(bots) == 2 and all(f"{b.nickname} (bot)" in text for b in bots)
+    assert int(pdf_info(handouts.student_handouts(session), tmp_path)["Pages"]) == 2
+    assert "Policy card" in text and "New institution" in text
+    told = 0
+    for entry in state.history[:-1]:  # a policy turn at Year End is the next year's ballot
+        for line in entry["log"]:
+            if line["kind"] == "policy" and table.bags.filter(
+                    decision=f"y{entry['year'] + 1}.budget.policy").exists():
+                label = ("turn " + data.POLICY_CARDS[line["card"]].name
+                         if line["choice"] == "turn" else "keep the cards")
+                assert f"Policy card: {label} (4 of 4 voted)" in text
+                told += 1
+    assert told == state.year - 1 >= 1  # every year after the first asked the policy card
 
 
 def test_the_cuts_table_counts_every_cuts_step_the_engine_took(austerity, rendered, tmp_path):
@@ -164,6 +186,8 @@ def test_student_pages_one_each_with_portfolio_and_minister_year(austerity, rend
     students = list(session.seats.filter(is_bot=False, table__isnull=False)
                     .order_by("table__number", "position"))
     assert int(pdf_info(rendered["students"], tmp_path)["Pages"]) == len(students)
+    letter = handouts.student_handouts(session, paper="letter")
+    assert int(pdf_info(letter, tmp_path)["Pages"]) == len(students)
     for seat in students:
         page = pdf_text(handouts.student_handouts(session, seat_id=seat.pk), tmp_path)
         assert int(pdf_info(handouts.student_handouts(session, seat_id=seat.pk),

@@ -100,11 +100,13 @@ class YearStory:
     year_end: list[str] = field(default_factory=list)
     ended: str = ""
 
+    items: tuple[str, ...] = script.BUDGET_ITEMS  # the items this country's sessions have
+
     @property
     def ballot_cells(self) -> list[BallotStory | None]:
         """The year's ballots in the session's order, None for an item not asked."""
         by_item = {b.item: b for b in self.ballots}
-        return [by_item.get(item) for item in script.BUDGET_ITEMS]
+        return [by_item.get(item) for item in self.items]
 
     @property
     def tracks_list(self) -> list[tuple[str, int]]:
@@ -152,7 +154,12 @@ class TableStory:
     cuts: list[CutsStory]
     ballots: list[BallotStory]
     counts: dict[str, int]  # every action taken in the game, by kind (raise-taxes, ...)
+    items: tuple[str, ...] = script.BUDGET_ITEMS
     charts: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def item_names(self) -> list[str]:
+        return [words.item_name(item) for item in self.items]
 
     @property
     def played(self) -> int:
@@ -539,6 +546,14 @@ def _counts(state: GameState) -> dict[str, int]:
     return dict(counts)
 
 
+def session_items(state: GameState) -> tuple[str, ...]:
+    """The budget items this country's sessions could ask: the policy card only with policy
+    cards in play, a new institution only with the extra institutions."""
+    return tuple(item for item in script.BUDGET_ITEMS
+                 if (item != script.POLICY_ITEM or state.policies)
+                 and (item != script.INSTITUTION or state.extra_institutions))
+
+
 def table_story(table: Table, *, with_charts: bool = True,
                 with_portfolios: bool = False) -> TableStory:
     """Everything the debrief says about one table, from a full replay of its log."""
@@ -553,11 +568,15 @@ def table_story(table: Table, *, with_charts: bool = True,
             if info.label in names:
                 info.minister_years.append(year)
     state = replayed.state
+    items = session_items(state)
+    years = _years(replayed, ballots, ministers)
+    for year in years:
+        year.items = items
     story = TableStory(
         number=table.number, table_id=table.pk, state=state, start=replayed.start,
         result=country_result(state), seats=list(seats.values()),
-        years=_years(replayed, ballots, ministers), samples=replayed.samples,
-        cuts=_cuts(state, replayed.events), ballots=ballots, counts=_counts(state))
+        years=years, samples=replayed.samples, cuts=_cuts(state, replayed.events),
+        ballots=ballots, counts=_counts(state), items=items)
     if with_charts:
         story.charts = {"tracks": charts.tracks_chart(story.samples),
                         "debt": charts.debt_chart(story.samples)}
