@@ -226,6 +226,8 @@ def test_handouts_in_spanish(austerity, rendered, tmp_path):
     assert "Tu país" in pages and "Your country" not in pages
     students = austerity["two"].seats.filter(is_bot=False, table__isnull=False).count()
     assert int(pdf_info(rendered["students_es"], tmp_path)["Pages"]) == students
+    letter = handouts.student_handouts(austerity["two"], paper="letter", language="es")
+    assert int(pdf_info(letter, tmp_path)["Pages"]) == students
 
 
 def test_reports_are_the_lessons_and_the_reports_page_lists_each_result(austerity, client):

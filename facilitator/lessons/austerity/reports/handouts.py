@@ -82,8 +82,8 @@ def students_context(session: ClassSession, students: Sequence[StudentStory], pa
         s.prompts = questions.reflection_prompts(s)
         if s.table.table_id not in charts:
             charts[s.table.table_id] = {
-                "tracks": chart_img(tracks_chart(s.table.samples, strip=48)),
-                "debt": chart_img(debt_chart(s.table.samples, height=104))}
+                "tracks": chart_img(tracks_chart(s.table.samples, strip=40)),
+                "debt": chart_img(debt_chart(s.table.samples, height=92))}
         items.append({"s": s, "charts": charts[s.table.table_id]})
     date = lesson_date(session)
     context = _base_context(session, paper, f"{session} · {date}")
