@@ -69,18 +69,20 @@ class _Axis:
         return body
 
 
-def tracks_chart(samples: Sequence[Sample], *, width: int = 680, strip: int = 66) -> str:
-    """The five tracks through the game, one strip each; the losing 0 is hatched."""
-    left, right, top = 30, 14, 2
+def tracks_chart(samples: Sequence[Sample], *, width: int = 680, strip: int = 66,
+                 names_left: bool = False) -> str:
+    """The five tracks through the game, one strip each; the losing 0 a grey band. Each
+    strip's name is above it, or (``names_left``, for a shorter chart) to its left."""
+    left, right, top = (164 if names_left else 30), 14, 2
     height = top + strip * len(data.TRACKS) + 24
     uid = _uid("aus-tracks", [(s.draw, s.year, sorted(s.tracks.items())) for s in samples],
-               width, strip)
+               width, strip, names_left)
     axis = _Axis(samples, left, width - right)
     body: list[str] = []
     bottom = top + strip * len(data.TRACKS)
     for n, track in enumerate(data.TRACKS):
-        name_y = top + n * strip + 11
-        y_top = top + n * strip + 19
+        name_y = top + n * strip + (strip / 2 + 4 if names_left else 11)
+        y_top = top + n * strip + (7 if names_left else 19)
         y_bot = top + (n + 1) * strip - 5
 
         def y(value: float, y_top: float = y_top, y_bot: float = y_bot) -> float:
@@ -98,8 +100,9 @@ def tracks_chart(samples: Sequence[Sample], *, width: int = 680, strip: int = 66
         for v in (5, 10):
             body.append(_text(left - 7, y(v) + 3, v, size=8, anchor="end", fill=MUTED))
         body.append(_text(left - 7, y_bot + 1, "0", size=8, anchor="end", weight="bold"))
-        body.append(_marker(shape, left + 5, name_y - 3.5, colour, 3.2))
-        body.append(_text(left + 13, name_y, words.track(track), size=10, anchor="start",
+        name_x = 4 if names_left else left
+        body.append(_marker(shape, name_x + 5, name_y - 3.5, colour, 3.2))
+        body.append(_text(name_x + 13, name_y, words.track(track), size=10, anchor="start",
                           weight="bold"))
         points = [(axis.x(i), y(s.tracks[track])) for i, s in enumerate(samples)]
         if points:
