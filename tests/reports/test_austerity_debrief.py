@@ -157,6 +157,14 @@ def test_no_tally_reaches_the_handouts_only_what_each_ballot_chose(austerity, tm
     assert pages[0] == pages[1]
 
 
+def test_a_table_ballot_outside_the_budget_session_is_not_told_as_a_budget_item(austerity):
+    session = ClassSession.objects.get(pk=austerity["two"].pk)
+    before = handouts.class_html(session, paper="a4")
+    Bag.objects.create(table=session.tables.get(number=1), decision="y1.motion1",
+                       options=["no", "yes"], status=Bag.Status.COUNTED, key_ref="motion")
+    assert handouts.class_html(session, paper="a4") == before
+
+
 def test_the_debrief_never_reads_a_sealed_ballot(austerity):
     """What was chosen comes from the log's counted actions and the receipts, never from the
     sealed ballots (a counted bag has none left; an open one must not be read)."""

@@ -24,6 +24,7 @@ Texts are built with Django's gettext: call these inside ``translation.override`
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -285,6 +286,10 @@ def _replay(table: Table) -> _Replay:
 # --------------------------------------------------------------------------- the budget session
 
 
+# A budget session's bag (``script.decision_id``); other table ballots are not the session's.
+BUDGET_BAG = re.compile(r"y(\d+)\.budget\.(" + "|".join(script.BUDGET_ITEMS) + ")")
+
+
 def _counted_actions(table: Table) -> dict[int, list[dict[str, Any]]]:
     """The teacher's logged actions by the step that applied them (a count's actions)."""
     out: dict[int, list[dict[str, Any]]] = defaultdict(list)
@@ -317,12 +322,12 @@ def _chosen(item: str, options: Sequence[str], actions: list[dict[str, Any]]) ->
 def _ballots(table: Table, seats: int) -> list[BallotStory]:
     counted = _counted_actions(table)
     order = {item: i for i, item in enumerate(script.BUDGET_ITEMS)}
-    bags = list(table.bags.filter(status=Bag.Status.COUNTED))
+    bags = [bag for bag in table.bags.filter(status=Bag.Status.COUNTED)
+            if BUDGET_BAG.fullmatch(bag.decision)]
     voters = {bag.pk: bag.receipts.count() for bag in bags}
 
     def key(bag: Bag) -> tuple[int, int]:
-        year = int(bag.decision.split(".", 1)[0].lstrip("y") or 0)
-        return year, order.get(script.item_of(bag.decision), len(order))
+        return ballot_year_of(bag.decision), order[script.item_of(bag.decision)]
 
     out = []
     for bag in sorted(bags, key=key):
@@ -336,8 +341,14 @@ def _ballots(table: Table, seats: int) -> list[BallotStory]:
     return out
 
 
+def ballot_year_of(decision: str) -> int:
+    match = BUDGET_BAG.fullmatch(decision)
+    assert match is not None
+    return int(match.group(1))
+
+
 def ballot_year(ballot: BallotStory) -> int:
-    return int(ballot.decision.split(".", 1)[0].lstrip("y"))
+    return ballot_year_of(ballot.decision)
 
 
 # --------------------------------------------------------------------------- the years
