@@ -49,7 +49,9 @@ def test_rounds_csv_has_a_row_per_year_that_agrees_with_the_engine(austerity):
         state = replay_table(table)
         mine = [r for r in table_rows if r["table"] == str(table.number)]
         assert [int(r["year"]) for r in mine] == [e["year"] for e in state.history]
+        names = [s.nickname for s in table.seats.order_by("position")]
         for row, entry in zip(mine, state.history, strict=True):
+            assert row["ministers"] == names[(entry["year"] - 1) % len(names)]  # in turn
             assert int(row["start_wealth"]) == entry["tracks"]["wealth"]
             assert int(row["start_debt_in_bag"]) == entry["bag"]["debt"]
             draws = [line for line in entry["log"] if line["kind"] == "draw"]

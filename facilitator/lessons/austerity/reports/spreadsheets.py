@@ -53,10 +53,18 @@ def _name(info: SeatInfo, anonymous: bool) -> str:
     return f"Player {info.position + 1}" if anonymous else info.name
 
 
+def ministers(story: TableStory, year: int, anonymous: bool) -> str:
+    """Who took the engine's decisions in ``year``: seats by name (or "Player N"), and
+    ``teacher`` if the teacher stood in (ids, not translated texts)."""
+    seats = [s for s in story.seats if year in s.minister_years]
+    told = next((y.ministers for y in story.years if y.year == year), [])
+    names = [_name(s, anonymous) for s in seats]
+    return ";".join(names + (["teacher"] if len(told) > len(seats) else []))
+
+
 def round_rows(session: ClassSession, story: TableStory, *, anonymous: bool = False
                ) -> list[dict[str, Any]]:
     state = story.state
-    names = {s.label: _name(s, anonymous) for s in story.seats}
     rows = []
     history = state.history
     played = {y.year for y in story.years}
@@ -81,8 +89,7 @@ def round_rows(session: ClassSession, story: TableStory, *, anonymous: bool = Fa
         row: dict[str, Any] = {
             "session": session.pk, "table": story.number, "year": year,
             "seats": len(story.seats),
-            "ministers": ";".join(names.get(m, m) for y in story.years if y.year == year
-                                  for m in y.ministers),
+            "ministers": ministers(story, year, anonymous),
             **{f"start_{t}": entry["tracks"][t] for t in data.TRACKS},
             "start_debt_in_bag": entry["bag"][data.DEBT],
             "draws": sum(1 for line in log if line["kind"] == "draw"),
