@@ -97,6 +97,7 @@ class YearStory:
     debt_start: int
     ballots: list[BallotStory] = field(default_factory=list)
     opening: list[str] = field(default_factory=list)  # the minister's actions before drawing
+    session: list[str] = field(default_factory=list)  # what changed before the first draw
     draws: list[DrawStory] = field(default_factory=list)
     year_end: list[str] = field(default_factory=list)
     ended: str = ""
@@ -449,11 +450,24 @@ def _year_end_lines(lines: list[dict[str, Any]], moves: list[dict[str, Any]]) ->
                 "Employment paid %(n)d Income cube into the Treasury.",
                 "Employment paid %(n)d Income cubes into the Treasury.", line["income"])
                 % {"n": line["income"]})
-    changes = _track_changes(moves)
+    changes = _track_changes([e for e in moves if not _is_policy(e)])
     if changes:
         out.append(_("The tracks moved towards each other: %(changes)s.") % {
             "changes": ", ".join(changes)})
     return out
+
+
+def _is_policy(event: dict[str, Any]) -> bool:
+    """A policy card's turn (Year End's last step, voted in the next year's session)."""
+    return str(event.get("reason", "")).startswith("policy:")
+
+
+def _session_changes(replayed: _Replay, year: int) -> list[str]:
+    """What the budget session and the minister's first actions changed before the first
+    draw (with the turn of a policy card, taken at the end of the year before)."""
+    events = [e for e in replayed.events.get((year - 1, YEAR_END), []) if _is_policy(e)]
+    events += replayed.events.get((year, SESSION), [])
+    return _track_changes(events) + _debt_lines(events)
 
 
 def _ministers(steps: list[_Step], seats: dict[int, SeatInfo]) -> dict[int, list[str]]:
@@ -498,7 +512,8 @@ def _years(replayed: _Replay, ballots: list[BallotStory],
         story = YearStory(year=year, ministers=ministers.get(year, []),
                           tracks_start=dict(entry["tracks"]),
                           debt_start=entry["bag"][data.DEBT], ballots=by_year[year],
-                          opening=_opening(replayed.steps, year))
+                          opening=_opening(replayed.steps, year),
+                          session=_session_changes(replayed, year))
         for lines in draws:
             head = lines[0]
             key = head.get("event")
