@@ -92,6 +92,9 @@ def test_class_handout_tells_each_country_year_by_year(austerity, rendered, tmp_
                 voted = bag.receipts.count()
                 assert (f"{label}: {CHOICE_WORDS[expected_choice(table, bag)]} "
                         f"({voted} of {len(names)} voted)") in part
+                if item == "borrow" and expected_choice(table, bag) != "0":
+                    assert "What changed before the first draw:" in part
+                    assert "new Debt cube" in part.split("# DRAWN")[0]
         assert result_line(state) in text[start:]
 
 
