@@ -70,13 +70,15 @@ class _Axis:
 
 
 def tracks_chart(samples: Sequence[Sample], *, width: int = 680, strip: int = 66,
-                 names_left: bool = False) -> str:
+                 names_left: bool = False, brief: bool = False) -> str:
     """The five tracks through the game, one strip each; the losing 0 a grey band. Each
-    strip's name is above it, or (``names_left``, for a shorter chart) to its left."""
+    strip's name is above it, or (``names_left``, for a shorter chart) to its left. Values
+    are printed at each year's start and at the end; ``brief``: at the start and the end only
+    (fewer texts: every ``<text>`` costs WeasyPrint time on every page it is drawn)."""
     left, right, top = (164 if names_left else 30), 14, 2
     height = top + strip * len(data.TRACKS) + 24
     uid = _uid("aus-tracks", [(s.draw, s.year, sorted(s.tracks.items())) for s in samples],
-               width, strip, names_left)
+               width, strip, names_left, brief)
     axis = _Axis(samples, left, width - right)
     body: list[str] = []
     bottom = top + strip * len(data.TRACKS)
@@ -97,7 +99,7 @@ def tracks_chart(samples: Sequence[Sample], *, width: int = 680, strip: int = 66
         for v in (5, 10):
             body.append(f'<line x1="{left}" y1="{_num(y(v))}" x2="{width - right}" '
                         f'y2="{_num(y(v))}" stroke="{GRID}" stroke-width="0.6"/>')
-        for v in (5, 10):
+        for v in (10,) if brief else (5, 10):
             body.append(_text(left - 7, y(v) + 3, v, size=8, anchor="end", fill=MUTED))
         body.append(_text(left - 7, y_bot + 1, "0", size=8, anchor="end", weight="bold"))
         name_x = 4 if names_left else left
@@ -109,7 +111,8 @@ def tracks_chart(samples: Sequence[Sample], *, width: int = 680, strip: int = 66
             pts = " ".join(f"{_num(px)},{_num(py)}" for px, py in points)
             body.append(f'<polyline points="{pts}" fill="none" stroke="{colour}" '
                         f'stroke-width="2.2" stroke-linejoin="round"/>')
-            label_at = {i for i, _y in axis.year_starts()} | {len(samples) - 1}
+            label_at = {0, len(samples) - 1} if brief else (
+                {i for i, _y in axis.year_starts()} | {len(samples) - 1})
             for i, (px, py) in enumerate(points):
                 value = samples[i].tracks[track]
                 if value <= data.TRACK_MIN:
@@ -134,11 +137,12 @@ def tracks_chart(samples: Sequence[Sample], *, width: int = 680, strip: int = 66
     return _svg(uid, width, height, _("The tracks, draw by draw"), desc, body)
 
 
-def debt_chart(samples: Sequence[Sample], *, width: int = 680, height: int = 150) -> str:
+def debt_chart(samples: Sequence[Sample], *, width: int = 680, height: int = 150,
+               brief: bool = False) -> str:
     """Debt cubes in the bag (what the next draws may bring) and owed in all."""
     left, right, top, bottom = 32, 14, 34, 22
     uid = _uid("aus-debt", [(s.draw, s.year, s.debt_in_bag, s.debt_owed) for s in samples],
-               width, height)
+               width, height, brief)
     axis = _Axis(samples, left, width - right)
     hi = max([s.debt_owed for s in samples] + [4])
     y0, y1 = top, height - bottom
@@ -162,7 +166,8 @@ def debt_chart(samples: Sequence[Sample], *, width: int = 680, height: int = 150
             body.append('<polyline points="' + " ".join(f"{_num(a)},{_num(b)}" for a, b in pts)
                         + f'" fill="none" stroke="{colour}" stroke-width="2.2"{dashes}/>')
             for i, (px, py) in enumerate(pts):
-                if i in {j for j, _y in axis.year_starts()} or i == len(pts) - 1:
+                if i in ({0} if brief else {j for j, _y in axis.year_starts()}) \
+                        or i == len(pts) - 1:
                     body.append(_marker(shape, px, py, colour, 3.2))
                     if key == "debt_in_bag":
                         body.append(_label(px + (7 if i == 0 else 0), py - 6,

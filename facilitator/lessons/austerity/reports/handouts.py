@@ -82,8 +82,9 @@ def students_context(session: ClassSession, students: Sequence[StudentStory], pa
         s.prompts = questions.reflection_prompts(s)
         if s.table.table_id not in charts:
             charts[s.table.table_id] = {
-                "tracks": chart_img(tracks_chart(s.table.samples, strip=40, names_left=True)),
-                "debt": chart_img(debt_chart(s.table.samples, height=92))}
+                "tracks": chart_img(tracks_chart(s.table.samples, strip=40, names_left=True,
+                                              brief=True)),
+                "debt": chart_img(debt_chart(s.table.samples, height=92, brief=True))}
         items.append({"s": s, "charts": charts[s.table.table_id]})
     date = lesson_date(session)
     context = _base_context(session, paper, f"{session} · {date}")
