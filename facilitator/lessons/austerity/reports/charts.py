@@ -9,7 +9,7 @@ start) and mark the years along the bottom.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from django.utils.translation import gettext as _
 
@@ -182,3 +182,51 @@ def debt_chart(samples: Sequence[Sample], *, width: int = 680, height: int = 150
     desc = _("Debt cubes in the bag after every draw: %(values)s.") % {
         "values": ", ".join(str(s.debt_in_bag) for s in samples) or "—"}
     return _svg(uid, width, height, _("Debt, draw by draw"), desc, body)
+
+
+TABLE_STYLES = (("", "circle"), ("6 3", "square"), ("2 3", "triangle"), ("10 3 2 3", "circle"),
+                ("", "square"), ("6 3", "triangle"), ("2 3", "circle"), ("10 3 2 3", "square"))
+
+
+def compare_chart(series: Mapping[int, Sequence[tuple[float, int]]], *, title: str, lo: int,
+                  hi: int, years: int, width: int = 340, height: int = 190) -> str:
+    """One line per table (its number at the line's end, its own dash and marker), x: the
+    years (a point at each year's start and one at the end), y: ``lo`` to ``hi``."""
+    left, right, top, bottom = 30, 26, 10, 30
+    uid = _uid("aus-compare", sorted((k, tuple(v)) for k, v in series.items()), title, width)
+    span = max(years, 1)
+
+    def x(year: float) -> float:
+        return left + (year - 1) * (width - left - right) / span
+
+    def y(value: float) -> float:
+        return height - bottom - (value - lo) * (height - top - bottom) / max(hi - lo, 1)
+
+    body: list[str] = []
+    step = max(1, (hi - lo) // 5)
+    for v in range(lo, hi + 1, step):
+        body.append(f'<line x1="{left}" y1="{_num(y(v))}" x2="{width - right}" '
+                    f'y2="{_num(y(v))}" stroke="{GRID}" stroke-width="0.6"/>')
+        body.append(_text(left - 5, y(v) + 3.5, v, size=8.5, anchor="end"))
+    for year in range(1, years + 1):
+        body.append(_text(x(year), height - bottom + 13, year, size=9))
+    body.append(_text((left + width - right) / 2, height - 4,
+                      _("At the start of each year, and at the end"), size=8.5, fill=MUTED))
+    words_: list[str] = []
+    for n, (table, points) in enumerate(sorted(series.items())):
+        dash, shape = TABLE_STYLES[n % len(TABLE_STYLES)]
+        if not points:
+            continue
+        dashes = f' stroke-dasharray="{dash}"' if dash else ""
+        body.append('<polyline points="' + " ".join(f"{_num(x(a))},{_num(y(b))}"
+                                                     for a, b in points)
+                    + f'" fill="none" stroke="{INK}" stroke-width="1.8"{dashes}/>')
+        for a, b in points:
+            body.append(_marker(shape, x(a), y(b), INK, 3))
+        last_x, last_y = points[-1]
+        body.append(_text(x(last_x) + 6, y(last_y) + 4 + (n % 2) * 6 - 3, table, size=9.5,
+                          anchor="start", weight="bold"))
+        words_.append(_("table %(n)d: %(values)s") % {
+            "n": table, "values": ", ".join(str(b) for _a, b in points)})
+    desc = f"{title}. " + "; ".join(words_) + "."
+    return _svg(uid, width, height, title, desc, body)

@@ -15,9 +15,10 @@ from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.translation import gettext as _
 
 from facilitator.lessons.austerity.reports import questions
-from facilitator.lessons.austerity.reports.charts import debt_chart, tracks_chart
+from facilitator.lessons.austerity.reports.charts import compare_chart, debt_chart, tracks_chart
 from facilitator.lessons.austerity.reports.story import (
     LessonStory,
     StudentStory,
@@ -42,6 +43,26 @@ def comparison_rows(tables: Sequence[TableStory]) -> list[dict[str, Any]]:
              "penalties": sum(c.penalties for c in t.cuts)} for t in tables]
 
 
+def comparison_charts(tables: Sequence[TableStory]) -> list[dict[str, Any]]:
+    """The tables' tracks added up and Debt owed, year by year, one line per table."""
+    if len(tables) < 2:
+        return []
+    years = max(t.played for t in tables) + 1
+    tracks = {t.number: [(float(y.year), sum(y.tracks_start.values())) for y in t.years]
+              + [(float(t.played + 1), t.result.tracks)] for t in tables}
+    debt = {t.number: [(float(y.year), y.debt_start) for y in t.years]
+            + [(float(t.played + 1), t.result.debt)] for t in tables}
+    most = max([b for points in debt.values() for _a, b in points] + [4])
+    return [
+        {"title": _("The tracks added up"),
+         "img": chart_img(compare_chart(tracks, title=_("The tracks added up"), lo=0, hi=50,
+                                        years=years))},
+        {"title": _("Debt cubes owed"),
+         "img": chart_img(compare_chart(debt, title=_("Debt cubes owed"), lo=0, hi=most,
+                                        years=years))},
+    ]
+
+
 def class_context(lesson: LessonStory, paper: str) -> dict[str, Any]:
     tables = lesson.tables
     context = _base_context(lesson.session, paper, f"{lesson.title} · {lesson.date}")
@@ -50,6 +71,7 @@ def class_context(lesson: LessonStory, paper: str) -> dict[str, Any]:
         "tables": [{"story": t, "charts": {k: chart_img(v) for k, v in t.charts.items()},
                     "questions": questions.table_questions(t)} for t in tables],
         "comparison_rows": comparison_rows(tables) if len(tables) > 1 else [],
+        "comparison_charts": comparison_charts(tables),
         "general_questions": questions.general_questions(),
         "scenario": ", ".join(dict.fromkeys(t.scenario for t in tables)),
         "unfinished_rule": next((t.unfinished_rule for t in tables if t.unfinished_rule), ""),
