@@ -148,6 +148,17 @@ def test_the_cover_gives_each_countrys_result_and_the_class(austerity, rendered,
                 f"{portfolios.debt(state)}") in cover
 
 
+def test_the_tables_side_by_side_compare_tracks_and_debt_year_by_year(austerity):
+    session = ClassSession.objects.get(pk=austerity["two"].pk)
+    html = handouts.class_html(session, paper="a4")
+    for table in session.tables.order_by("number"):
+        state = replay_table(table)
+        tracks = [sum(e["tracks"].values()) for e in state.history] + [sum(state.tracks.values())]
+        debt = [e["bag"]["debt"] for e in state.history] + [portfolios.debt(state)]
+        for values in (tracks, debt):
+            assert f"table {table.number}: {', '.join(map(str, values))}" in html
+
+
 def test_no_tally_reaches_the_handouts_only_what_each_ballot_chose(austerity, tmp_path):
     """Twins: the same game, but year 1's bags held other ballots (a bag of 5 and a bag of
     2) that chose the same. Their handouts are the same word for word: no tally is in them."""
