@@ -62,6 +62,7 @@ class AusterityLesson(Lesson):
     teacher_messages = messages.TEACHER
     first_stage = script.FIRST_STAGE
     stage_names = script.STAGE_NAMES
+    templates = {"result": "austerity/reports/_result.html"}
 
     def check_options(self, options_: dict[str, Any]) -> None:
         super().check_options(options_)
@@ -175,8 +176,15 @@ class AusterityLesson(Lesson):
     def seat_act(self, seat_id: int, message: Any, token_hash: str | None) -> Any:
         return messages.seat_act(seat_id, message, token_hash)
 
+<<<<<<< HEAD
     def teacher_act(self, session: ClassSession, message: Any) -> None:
         messages.teacher_act(session, message)
+=======
+    def reports(self) -> Any:
+        from facilitator.lessons.austerity import reports
+
+        return reports
+>>>>>>> aus-debrief
 
 
 LESSON = AusterityLesson()
