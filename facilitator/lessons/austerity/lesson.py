@@ -176,15 +176,13 @@ class AusterityLesson(Lesson):
     def seat_act(self, seat_id: int, message: Any, token_hash: str | None) -> Any:
         return messages.seat_act(seat_id, message, token_hash)
 
-<<<<<<< HEAD
     def teacher_act(self, session: ClassSession, message: Any) -> None:
         messages.teacher_act(session, message)
-=======
+
     def reports(self) -> Any:
         from facilitator.lessons.austerity import reports
 
         return reports
->>>>>>> aus-debrief
 
 
 LESSON = AusterityLesson()
