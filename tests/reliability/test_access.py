@@ -210,7 +210,8 @@ def owned_lesson(db):
 
 def teacher_urls(session: ClassSession) -> list[tuple[str, Any]]:
     a_seat = humans(session.tables.first())[0]
-    return [(fill(route, session_id=session.pk, seat_id=a_seat.pk, number=1), callback)
+    return [(fill(route, session_id=session.pk, seat_id=a_seat.pk, number=1, what="class"),
+             callback)
             for route, callback in routes() if route.startswith("/teacher/lessons/<")]
 
 
@@ -391,7 +392,7 @@ def test_csrf_on_every_form_a_post_without_the_token_is_refused(owned_lesson, se
     settings.JOIN_ATTEMPTS_PER_MINUTE = 10**6
     owner, session = owned_lesson
     urls = [fill(route, session_id=session.pk, seat_id=humans(session.tables.first())[0].pk,
-                 number=1, code=session.join_code, token="x" * 43)
+                 number=1, code=session.join_code, token="x" * 43, what="class")
             for route, _cb in routes()]
     urls.append("/admin/login/")
     for logged_in in (False, True):

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from facilitator.models import Handout
+from facilitator.models import ClassSession, Handout
 from facilitator.reports import handouts, views
 
 pytestmark = pytest.mark.django_db
@@ -34,7 +34,8 @@ class Counting:
 
 @pytest.fixture
 def counting(monkeypatch, lessons):
-    session = lessons["full"]
+    # A fresh copy: a test here renames it, and the shared lesson must not change.
+    session = ClassSession.objects.get(pk=lessons["full"].pk)
     Handout.objects.filter(session=session).delete()
     debrief = Counting(session.lesson.reports())
     monkeypatch.setattr(views, "_debrief", lambda _session: debrief)
