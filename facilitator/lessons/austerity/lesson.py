@@ -42,6 +42,15 @@ class AusterityLesson(Lesson):
                                "phone; the whole table votes in secret on each year's budget "
                                "session.")
     default_options = options.DEFAULTS
+    # The screens (presenters.py, templates/austerity/); "console_css"/"phone_css": the
+    # module's stylesheets, which the platform's page shells link after their own.
+    templates = {
+        "phone": "austerity/phone/_screen.html",
+        "console": "austerity/console/_board.html",
+        "progress": "austerity/console/_progress.html",
+        "console_css": "austerity/projector.css",
+        "phone_css": "austerity/phone.css",
+    }
     options_form = OptionsForm
     seat_messages = messages.SEAT
     teacher_messages = messages.TEACHER
@@ -127,7 +136,39 @@ class AusterityLesson(Lesson):
         return bots.bot_vote(state, seat, bag, rng)
 
     def session_info(self, session: ClassSession) -> dict[str, Any]:
-        return {"year": script.year_of(session), "tie_rule": str(script.TIE_RULE)}
+        from facilitator.lessons.austerity import facts
+
+        info: dict[str, Any] = {"year": script.year_of(session),
+                                "tie_rule": str(script.TIE_RULE)}
+        # The screens' part (presenters.py): each table's minister, the budget items counted
+        # this year, the open ballot's progress, and the options the screens name.
+        info.update({"austerity": facts.session_facts(session),
+                     "options": dict(session.options),
+                     "policies": bool(session.options.get("policies")),
+                     "extra_institutions": bool(session.options.get("extra_institutions")),
+                     "portfolios": bool(session.options.get("portfolios"))})
+        return info
+
+    def seat_info(self, session: ClassSession, seat: Seat, table: Table,
+                  legal: list[dict[str, Any]]) -> dict[str, Any]:
+        from facilitator.lessons.austerity import facts
+
+        return facts.seat_facts(session, seat, table)
+
+    def projector_context(self, view: dict[str, Any], *, join_url: str = "") -> dict[str, Any]:
+        from facilitator.lessons.austerity import presenters
+
+        return presenters.projector_context(view, join_url=join_url)
+
+    def phone_context(self, view: dict[str, Any]) -> dict[str, Any]:
+        from facilitator.lessons.austerity import presenters
+
+        return presenters.phone_context(view)
+
+    def undone_notice(self, session: dict[str, Any]) -> str:
+        from facilitator.lessons.austerity import presenters
+
+        return presenters.undone_notice(session)
 
     def seat_act(self, seat_id: int, message: Any, token_hash: str | None) -> Any:
         return messages.seat_act(seat_id, message, token_hash)

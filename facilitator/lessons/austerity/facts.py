@@ -1,0 +1,141 @@
+"""What Austerity's screens read from the database beyond the engine's view (the lesson's
+selectors): each table's Finance Minister, the budget items counted this year and what each
+decided, the open ballot's progress, and each phone's own facts.
+
+**Pacing.** A bag that fills with its last token is counted at once (``services.settle``),
+while the class is still at that item's stage; its result is shown when the teacher moves on.
+Until then the item is ``pending`` and the screens show the board as it was before the count
+(``before``: the public view rebuilt without the count's actions), so no screen gives the
+result away early.
+
+Only counts and outcomes are read: who voted (a receipt) at most, never an option.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count
+
+from facilitator import parties, presence
+from facilitator.lessons.austerity import script
+from facilitator.log import engine_of, load_state, record_actions
+from facilitator.models import Bag, BallotReceipt, ClassSession, Seat, Table, TableAction
+from facilitator.services import table_seats
+from games.austerity import data
+from games.core import PUBLIC
+
+Actor = TableAction.Actor
+
+
+def action_item(payload: dict[str, Any]) -> str | None:
+    """The budget item an engine action of a count belongs to (None: no item's)."""
+    if payload.get("type") == "policy":
+        return script.POLICY_ITEM
+    if payload.get("type") != "action":
+        return None
+    choice = str(payload.get("choice", ""))
+    if choice == data.RAISE_TAXES:
+        return script.TAXES
+    if choice == data.BORROW:
+        return script.BORROW
+    if choice == data.PAY_LOAN:
+        return script.LOAN
+    if choice.startswith(f"{data.OPEN}:"):
+        return script.INSTITUTION
+    return None
+
+
+def item_choice(item: str, payloads: list[dict[str, Any]]) -> str:
+    """The option a count carried, read back from the engine actions it stands for."""
+    if item in (script.TAXES, script.BORROW):
+        return str(len(payloads))
+    if item == script.LOAN:
+        return script.YES if payloads else script.NO
+    if not payloads:
+        return script.NO_CHANGE[item]
+    return str(payloads[0].get("choice", script.NO_CHANGE[item]))
+
+
+def _stage_index(stage: str) -> int:
+    """Where a stage lies in the year: the budget items in order, then the year."""
+    item = script.STAGE_ITEMS.get(stage)
+    return script.BUDGET_ITEMS.index(item) if item else len(script.BUDGET_ITEMS)
+
+
+def _before(table: Table, hidden: int) -> dict[str, Any]:
+    """The public view of the table without its last ``hidden`` actions (a count's, which
+    are the last of the log while the class is at that item)."""
+    engine = engine_of(table)
+    actions = record_actions(table, open_bags=False)
+    state = engine.new_game(table.config, table.seed)
+    state, _e = engine.replay_actions(state, actions[:len(actions) - hidden])
+    return engine.view(state, PUBLIC)
+
+
+def session_facts(session: ClassSession) -> dict[str, Any]:
+    """Every table's facts, by table number (a string: the view travels as JSON). A few
+    queries for the whole class, whatever its number of tables."""
+    if session.status == ClassSession.Status.LOBBY:
+        return {}
+    year = script.year_of(session)
+    tables = list(session.tables.order_by("number"))
+    seats: dict[int, list[Seat]] = {t.pk: [] for t in tables}
+    for seat in session.seats.filter(table__isnull=False).order_by("position"):
+        seats[seat.table_id].append(seat)
+    online = presence.online(s.pk for group in seats.values() for s in group if not s.is_bot)
+    bags = list(Bag.objects.filter(table__session=session,
+                                   decision__startswith=script.decision_id(year, ""))
+                .annotate(voted=Count("receipts")))
+    steps = {b.counted_by_id for b in bags if b.counted_by_id is not None}
+    counted: dict[tuple[int, int, str], list[dict[str, Any]]] = {}
+    for table_id, step_id, payload in (TableAction.objects.filter(
+            table__session=session, step_id__in=steps, actor=Actor.TEACHER)
+            .order_by("seq").values_list("table_id", "step_id", "payload")):
+        item = action_item(payload)
+        if item is not None:
+            counted.setdefault((table_id, step_id, item), []).append(payload)
+    now = _stage_index(session.stage)
+    out: dict[str, Any] = {}
+    for table in tables:
+        voters = parties.voters(seats[table.pk])
+        chair = parties.captain(voters, year, online)  # script.minister, with presence read once
+        facts: dict[str, Any] = {
+            "minister": {"seat": chair.pk, "nickname": chair.nickname, "bot": chair.is_bot}
+            if chair is not None else None,
+            "voters": len(voters), "items": [], "pending": None, "before": None, "vote": None,
+        }
+        for bag in (b for b in bags if b.table_id == table.pk):
+            item = script.item_of(bag.decision)
+            if bag.status == Bag.Status.OPEN:
+                facts["vote"] = {"item": item, "decision": bag.decision,
+                                 "options": list(bag.options), "voted": bag.voted,
+                                 "of": len(voters)}
+                continue
+            payloads = counted.get((table.pk, bag.counted_by_id or 0, item), [])
+            index = script.BUDGET_ITEMS.index(item)
+            if index < now or session.stage == script.FINAL:
+                facts["items"].append({"item": item, "choice": item_choice(item, payloads),
+                                       "voted": bag.voted, "of": len(voters)})
+            elif index == now:
+                facts["pending"] = {"item": item, "voted": bag.voted, "of": len(voters)}
+                if payloads:
+                    facts["before"] = _before(table, len(payloads))
+        facts["items"].sort(key=lambda c: script.BUDGET_ITEMS.index(c["item"]))
+        out[str(table.number)] = facts
+    return out
+
+
+def seat_facts(session: ClassSession, seat: Seat, table: Table) -> dict[str, Any]:
+    """One phone's facts: whether it is this year's minister and may decide now, and whether
+    its token is in the open bag (so a reloaded phone shows it, not the ballot again)."""
+    seats = table_seats(table)
+    chair = script.minister(seats, script.year_of(session))
+    minister = chair is not None and chair.pk == seat.pk
+    decide = minister and script.minister_may_act(session, load_state(table))
+    open_bag = table.bags.filter(status=Bag.Status.OPEN).first()
+    voted = open_bag is not None and BallotReceipt.objects.filter(bag=open_bag,
+                                                                  seat=seat).exists()
+    return {"minister": minister, "position": seat.position,
+            "can": {"decide": decide, "voted": voted,
+                    "vote": open_bag.decision if open_bag is not None and not voted else None}}
