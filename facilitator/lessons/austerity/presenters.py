@@ -84,7 +84,8 @@ def decision_block(decision: dict[str, Any], game: dict[str, Any]) -> dict[str, 
     params = {k: _(v) for k, v in decision.get("params", {}).items()}
     return {"id": decision["id"], "kind": kind,
             "prompt": _(decision["prompt"]).format(**params),
-            "options": [{"value": o, "label": words.option_label(kind, o, game.get("event"))}
+            "options": [{"value": o, "label": words.option_label(kind, o, game.get("event")),
+                         "short": words.option_short(kind, o, game.get("event"))}
                         for o in decision["options"]]}
 
 

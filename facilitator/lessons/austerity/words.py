@@ -123,6 +123,20 @@ def option_label(kind: str, option: str, event: str | None = None) -> str:
     return option
 
 
+def option_short(kind: str, option: str, event: str | None = None) -> str:
+    """An option in a few words, for a table's compact card (the phone has it in full)."""
+    if kind == "cuts":
+        return institution_name(option)
+    if kind == "income":
+        if option.startswith("fund:"):
+            return institution_name(option.split(":", 1)[1])
+        return {"treasury": _("Treasury"), "used": _("Used"),
+                "olympics": _("Olympics box")}.get(option, option)
+    if kind == "policy" and option != script.KEEP:
+        return _(data.POLICY_CARDS[option.split(":", 1)[1]].name)
+    return option_label(kind, option, event)
+
+
 def item_option_label(item: str, option: str) -> str:
     """One option of a budget item's ballot."""
     if item in (script.TAXES, script.BORROW):
