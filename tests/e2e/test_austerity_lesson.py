@@ -107,13 +107,15 @@ def vote_item(teacher: Page, phones: list[Page], stage: str, audit: ui.Audit,
             shot(teacher, "projector-counted-held")
 
 
-def play_year(teacher: Page, phones: list[Page], audit: ui.Audit, seen: set[str]) -> None:
+def play_year(teacher: Page, phones: list[Page], audit: ui.Audit, seen: set[str]) -> list[str]:
     """Each table's minister taps the first option of each decision until every table has
-    finished its year; the others see who decides."""
+    finished its year; the others see who decides. Returns where the projector overflowed
+    (checked when an event is on the board)."""
+    wrong: list[str] = []
     next_button = teacher.locator("#live button[data-key=next]")
     for _tap in range(600):
         if next_button.is_enabled():
-            return
+            return wrong
         tapped = False
         for phone in phones:
             form = phone.locator("#now form.decide").first
@@ -137,6 +139,8 @@ def play_year(teacher: Page, phones: list[Page], audit: ui.Audit, seen: set[str]
                 shot(phone, "phone-minister-event")
                 shot(teacher, "projector-event")
                 audit.check(teacher, "projector: an event")
+                wrong += fits(teacher, "the year, an event on the board")
+                teacher.set_viewport_size(PROJECTOR["viewport"])
             form.locator("button").first.click()
             expect(phone.locator(
                 f'#now form.decide input[name=decision][value="{decision}"]')).to_have_count(0)
@@ -182,7 +186,7 @@ def test_a_whole_austerity_lesson_in_spanish_with_ten_phones(
         if stage.startswith("budget_"):
             vote_item(teacher, phones, stage, audit, seen)
         elif stage == "year":
-            play_year(teacher, phones, audit, seen)
+            wrong += play_year(teacher, phones, audit, seen)
             if "projector-year-done" not in seen:
                 seen.add("projector-year-done")
                 shot(teacher, "projector-year-done")

@@ -281,8 +281,10 @@ def projector_context(view: dict[str, Any], *, join_url: str = "") -> dict[str, 
     code = session.get("join_code") or ""
     tables = [table_context(t, session) for t in view["tables"]]
     seating = seating_text(len(view.get("lobby") or []), session.get("options") or {})
+    goals = {t["goal"] for t in tables}
     return {
         "session": session, "tables": tables, "grid": len(tables) > 1,
+        "goal_shared": goals.pop() if len(goals) == 1 else "",
         "cells": TRACK_CELLS, "budget": session["stage"] in script.STAGE_ITEMS,
         "year": year_of(session["round"]),
         "stage_label": str(script.STAGE_NAMES.get(session["stage"], "")),
