@@ -304,3 +304,51 @@ def test_the_screens_speak_spanish_in_a_spanish_lesson() -> None:
     assert "Sacar los dos cubos siguientes" in minister
     for english in ("Raise taxes", "Budget session", "Finance Minister", "Draw the next"):
         assert english not in projector + phone + minister, english
+
+
+def test_undoing_a_count_says_so_on_the_projector_and_asks_the_phones_again() -> None:
+    lesson = Lesson(5)
+    lesson.start()
+    bag = Bag.objects.get(table=lesson.table(), status=Bag.Status.OPEN)
+    for seat in lesson.seats()[:3]:  # three of five: the teacher's "next" counts the bag
+        services.ballot_cast(seat_id=seat.pk, decision=bag.decision, option=1,
+                             expected=lesson.now.stage_id)
+    lesson.advance()
+    services.session_undo(session=lesson.now, expected=lesson.now.stage_id)
+    assert lesson.now.stage == script.budget_stage(script.TAXES)
+    projector = text(lesson.projector())
+    assert "Undone: the count of “Raise taxes”." in projector
+    assert "The votes cast were discarded: everyone votes again." in projector
+    phone = lesson.phone(lesson.seats()[0])
+    assert 'data-action="ballot"' in phone  # the bag is open again, empty
+    assert "Please vote again." in text(phone)
+
+
+def test_the_policy_item_and_an_extra_institution_read_as_their_names() -> None:
+    lesson = Lesson(5, policies=True, extra_institutions=True, country="liberal-democracy")
+    lesson.start()
+    html = text(lesson.projector())
+    assert "Welfare State" in html  # the country's policy face
+    lesson.to_stage(script.YEAR)
+    lesson.play_year()
+    lesson.advance()  # Year End
+    if load_state(lesson.table()).stage == "over":
+        pytest.skip("the country lost in its first year")  # seed 3 keeps it standing
+    lesson.advance()  # year 2's session opens with the policy card
+    assert lesson.now.stage == script.budget_stage(script.POLICY_ITEM)
+    phone = text(lesson.phone(lesson.seats()[0]))
+    assert "Keep the policy cards as they are" in phone
+    assert "Turn Welfare (costs 1 Popularity)" in phone
+    steps = text(main_of(lesson.projector()))
+    assert "Policy card" in steps and "New institution" in steps  # the year's steps
+
+
+def test_undoing_a_step_after_a_full_bag_goes_back_to_its_held_result() -> None:
+    lesson = Lesson(5)
+    lesson.start()
+    lesson.vote_everyone(1)  # counted by its last token: the count stays through the undo
+    lesson.advance()
+    services.session_undo(session=lesson.now, expected=lesson.now.stage_id)
+    projector = text(lesson.projector())
+    assert "Undone: back to “Budget session: raise taxes”." in projector
+    assert "Everyone has voted." in projector

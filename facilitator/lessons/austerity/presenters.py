@@ -357,10 +357,9 @@ def undone_notice(session: dict[str, Any]) -> str:
     if undone["kind"] == "start":
         return _("Undone: the start of the lesson. Everyone is back in the lobby.")
     left = undone.get("from") or ""
-    if left in script.STAGE_ITEMS:
+    if left in script.STAGE_ITEMS and undone.get("discarded"):
+        # The step counted the item's bag: the count is gone and the bag is asked again.
         name = words.ITEM_NAMES[script.STAGE_ITEMS[left]]
-        text = _("Undone: the count of “%(item)s”.") % {"item": name}
-        if undone.get("discarded"):
-            text += " " + _("The votes cast were discarded: everyone votes again.")
-        return text
+        return (_("Undone: the count of “%(item)s”.") % {"item": name} + " "
+                + _("The votes cast were discarded: everyone votes again."))
     return _("Undone: back to “%(stage)s”.") % {"stage": script.STAGE_NAMES.get(left, left)}
