@@ -67,7 +67,9 @@ class Lesson:
     default_options: ClassVar[dict[str, Any]] = {}
     options_form: ClassVar[Any] = None  # a Form class with the module's lesson options
     # Template names: "phone" (a student's whole screen), "console" (the teacher's console
-    # below the controls), "progress" (the console's position bar) and the report templates.
+    # below the controls), "progress" (the console's position bar) and the report templates;
+    # "console_css"/"phone_css" (optional): a static path of the module's own stylesheet,
+    # which the console's and the phone's page shells link after the platform's.
     templates: ClassVar[dict[str, str]] = {}
     # Messages beyond the platform's own (ballot, refresh), as pydantic models with a
     # ``type`` literal: a phone's and a teacher's.
