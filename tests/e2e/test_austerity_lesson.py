@@ -42,9 +42,9 @@ def contexts(browser: Browser) -> Iterator[list[BrowserContext]]:
         context.close()
 
 
-def open_lesson(teacher: Page, *, students: int, title: str) -> str:
-    """New lesson → Austerity, in Spanish, tables of 4 to 8, a 3-year limit; the lobby's
-    join address."""
+def open_lesson(teacher: Page, *, students: int, title: str, extras: bool = False) -> str:
+    """New lesson → Austerity, in Spanish, tables of 4 to 8, a 3-year limit (``extras``: with
+    the policy cards and the extra institutions); the lobby's join address."""
     teacher.get_by_role("link", name="New lesson").click()
     teacher.get_by_role("link", name="Austerity: Governing a Country in Debt").click()
     teacher.wait_for_url("**/lessons/new/?game=austerity")
@@ -52,6 +52,9 @@ def open_lesson(teacher: Page, *, students: int, title: str) -> str:
     teacher.get_by_label("Language", exact=True).select_option("es")
     teacher.get_by_label("Class size").fill(str(max(students, 6)))
     teacher.get_by_label("Year limit").select_option("3")
+    if extras:
+        teacher.get_by_label("Policy cards").check()
+        teacher.get_by_label("Extra institutions").check()
     teacher.get_by_role("button", name="Create and open the projector view").click()
     teacher.wait_for_url(re.compile(r"/teacher/lessons/\d+/$"))
     expect(ui.topbar(teacher)).to_have_attribute("data-stage", "lobby")

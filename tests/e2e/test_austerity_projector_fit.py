@@ -1,6 +1,7 @@
 """Every stage of an Austerity lesson fits one projector screen, without scrolling, at
 1920×1080 and at 1280×720, in Spanish (the longer texts): one table (the whole board) played
-to the end, and a class of 40 at five tables (the most: a compact card each) through its first year.
+to the end, with the policy cards and the extra institutions (every stage of a year), and a
+class of 40 at five tables (the most; a compact card each) through its first year.
 
 Students are light, as in test_projector_fit.py: each is its own cookie jar posting the
 phone's plain forms. Everyone votes to raise taxes once and to change nothing else; each
@@ -86,7 +87,8 @@ def test_every_austerity_stage_fits_one_projector_screen(browser: Browser,
         wrong: list[str] = []
         for students, until, label in ((5, "final", "1-table"),
                                        (40, "budget_taxes", "5-tables")):
-            address = open_lesson(teacher, students=students, title=f"Encaje {students}")
+            address = open_lesson(teacher, students=students, title=f"Encaje {students}",
+                                  extras=students == 5)
             class_ = join_class(browser, austerity_server, address, students)
             expect(teacher.locator(".lobby .count")).to_contain_text(str(students))
             ui.press_next(teacher, "click")

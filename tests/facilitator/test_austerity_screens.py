@@ -352,3 +352,43 @@ def test_undoing_a_step_after_a_full_bag_goes_back_to_its_held_result() -> None:
     projector = text(lesson.projector())
     assert "Undone: back to “Budget session: raise taxes”." in projector
     assert "Everyone has voted." in projector
+
+
+def test_every_option_the_engine_lists_has_words_with_its_variants() -> None:
+    from facilitator.lessons.austerity import words
+
+    assert words.action_label("open:investment:current") == (
+        "Open Investment (spend 2 Income) (Income from Current first)")
+    assert words.action_label("pay-loan:treasury") == (
+        "Pay Loan (Income from the Treasury first)")
+    assert words.option_label("event", "spend:current", "debt+security") == (
+        "Spend an Income cube. (Income from Current first)")
+    assert words.option_label("income", "fund:social-welfare") == (
+        "Fund Social Welfare: Add a Welfare cube.")
+    assert words.option_short("income", "fund:social-welfare") == "Social Welfare"
+
+
+@pytest.mark.parametrize("scenario", sorted(engine.data.SCENARIOS))
+def test_every_decision_of_played_games_reads_as_words(scenario: str) -> None:
+    """Bots play games of every scenario with every option on; each decision the screens
+    meet says each of its options in words (never the engine's option id)."""
+    import random
+
+    from facilitator.lessons.austerity import presenters
+    from games.austerity import bots
+
+    for seed in range(16):
+        policy = bots.get_policy("sensible" if seed % 2 else "random")
+        state = engine.new_game({"scenario": scenario, "policies": True,
+                                 "extra_institutions": True, "year_limit": 6}, seed)
+        rng = random.Random(seed)
+        for _move in range(400):
+            if engine.is_over(state):
+                break
+            view = engine.view(state, "government")
+            for decision in view["decisions"]:
+                block = presenters.decision_block(decision, view)
+                for option in block["options"]:
+                    assert option["label"] != option["value"] or option["value"] == "draw", (
+                        decision["action"], option)
+            state, _events = engine.apply(state, policy(state, rng))

@@ -68,9 +68,10 @@ def reason_text(reason: str | None) -> str:
 
 
 def _variant(option: str) -> tuple[str, str]:
-    """``"pay-loan:treasury"`` → ``("pay-loan", " (Income from the Treasury first)")``."""
-    base, _sep, tail = option.partition(":")
-    if tail in VARIANTS:
+    """``"pay-loan:treasury"`` → ``("pay-loan", " (Income from the Treasury first)")``;
+    ``"open:investment:current"`` → ``("open:investment", " (Income from Current first)")``."""
+    base, _sep, tail = option.rpartition(":")
+    if base and tail in VARIANTS:
         return base, f" ({VARIANTS[tail]})"
     return option, ""
 
