@@ -338,7 +338,8 @@ def test_the_policy_item_and_an_extra_institution_read_as_their_names() -> None:
     assert lesson.now.stage == script.budget_stage(script.POLICY_ITEM)
     phone = text(lesson.phone(lesson.seats()[0]))
     assert "Keep the policy cards as they are" in phone
-    assert "Turn Welfare (costs 1 Popularity)" in phone
+    assert "Turn Welfare" in phone
+    assert "Keep the policy cards, or turn one (costs 1 Popularity)?" in phone
     steps = text(main_of(lesson.projector()))
     assert "Policy card" in steps and "New institution" in steps  # the year's steps
 

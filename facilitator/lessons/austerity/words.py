@@ -153,7 +153,9 @@ def item_option_label(item: str, option: str) -> str:
         if option == script.NONE:
             return _("None this year")
         return institution_name(option.split(":", 1)[1])
-    return option_label("policy", option)
+    if option == script.KEEP:
+        return option_label("policy", option)
+    return _("Turn %(card)s") % {"card": _(data.POLICY_CARDS[option.split(":", 1)[1]].name)}
 
 
 def item_outcome(item: str, choice: str) -> str:
