@@ -13,8 +13,11 @@ Only counts and outcomes are read: who voted (a receipt) at most, never an optio
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Count
 
 from facilitator import parties, presence
@@ -26,6 +29,7 @@ from games.austerity import data
 from games.core import PUBLIC
 
 Actor = TableAction.Actor
+BEFORE_SECONDS = 15 * 60  # a budget item's stage rarely lasts longer
 
 
 def action_item(payload: dict[str, Any]) -> str | None:
@@ -65,12 +69,22 @@ def _stage_index(stage: str) -> int:
 
 def _before(table: Table, hidden: int) -> dict[str, Any]:
     """The public view of the table without its last ``hidden`` actions (a count's, which
-    are the last of the log while the class is at that item)."""
-    engine = engine_of(table)
+    are the last of the log while the class is at that item). Every screen of the class asks
+    for it at once: it is kept, keyed by the very actions it replays."""
     actions = record_actions(table, open_bags=False)
+    shown = actions[:len(actions) - hidden]
+    digest = hashlib.sha256(json.dumps([table.seed, table.config, shown], sort_keys=True)
+                            .encode()).hexdigest()[:32]
+    key = f"austerity:before:{table.pk}:{digest}"
+    found = cache.get(key)
+    if found is not None:
+        return dict(found)
+    engine = engine_of(table)
     state = engine.new_game(table.config, table.seed)
-    state, _e = engine.replay_actions(state, actions[:len(actions) - hidden])
-    return engine.view(state, PUBLIC)
+    state, _e = engine.replay_actions(state, shown)
+    view = engine.view(state, PUBLIC)
+    cache.set(key, view, BEFORE_SECONDS)
+    return view
 
 
 def session_facts(session: ClassSession) -> dict[str, Any]:
