@@ -90,6 +90,7 @@ def vote_item(teacher: Page, phones: list[Page], stage: str, audit: ui.Audit,
             audit.check(phone, "phone ballot")
         phone.get_by_role("button", name="Meter mi ficha en la bolsa").click()
         expect(ui.heading(phone, "Tu ficha está en la bolsa")).to_be_visible()
+        expect(phone.get_by_text("Un empate se resuelve")).to_be_hidden()  # the ballot's own
         if "ballot" not in seen:
             seen.add("ballot")
             shot(phone, "phone-voted")
@@ -168,6 +169,8 @@ def test_a_whole_austerity_lesson_in_spanish_with_ten_phones(
         contexts.append(context)
         phone = context.new_page()
         join_es(phone, address, name)
+        if not phones:
+            shot(phone, "phone-lobby")
         phones.append(phone)
     expect(teacher.locator(".lobby .count")).to_contain_text("10")
     shot(teacher, "projector-lobby")
