@@ -83,6 +83,11 @@ def vote_item(teacher: Page, phones: list[Page], stage: str, audit: ui.Audit,
     """Every phone with a ballot votes; the projector counts up, then holds the result back
     until the teacher moves on."""
     ballots = [p for p in phones if p.locator('#now form[data-action="ballot"]').count()]
+    idle = [p for p in phones if p not in ballots]
+    if idle and "no-vote" not in seen:  # the item cannot apply at that table
+        seen.add("no-vote")
+        expect(idle[0].locator("#now")).to_contain_text("Nada que votar aquí")
+        shot(idle[0], "phone-nothing-to-vote")
     for i, phone in enumerate(ballots):
         phone.locator("#now input[name=option]").nth(VOTES[stage]).check()
         if "ballot" not in seen:

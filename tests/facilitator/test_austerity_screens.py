@@ -393,3 +393,18 @@ def test_every_decision_of_played_games_reads_as_words(scenario: str) -> None:
                     assert option["label"] != option["value"] or option["value"] == "draw", (
                         decision["action"], option)
             state, _events = engine.apply(state, policy(state, rng))
+
+
+def test_an_item_that_cannot_apply_says_so_by_its_name() -> None:
+    lesson = Lesson(5)
+    lesson.start()
+    lesson.vote_everyone(0)
+    lesson.advance()  # borrow
+    lesson.vote_everyone(0)
+    lesson.advance()  # pay a loan: no Income to pay with at the start
+    assert lesson.now.stage == script.budget_stage(script.LOAN)
+    assert not Bag.objects.filter(table=lesson.table(), status=Bag.Status.OPEN).exists()
+    for page in (lesson.projector(), lesson.phone(lesson.seats()[0])):
+        words_ = text(main_of(page))
+        assert "Pay a loan" in words_
+        assert "Nothing to vote on here: the country cannot do this now." in words_

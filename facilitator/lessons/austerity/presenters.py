@@ -179,7 +179,7 @@ def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, A
             ctx["pending"] = {"name": str(words.ITEM_NAMES[item]), "voted": pending["voted"],
                               "of": pending["of"]}
         elif not game["over"]:
-            ctx["no_vote"] = True
+            ctx["no_vote"] = str(words.ITEM_NAMES[item])  # the item cannot apply here
     if stage == script.YEAR and not game["over"] and game.get("decisions"):
         ctx["decision"] = decision_block(game["decisions"][0], game)
     return ctx
