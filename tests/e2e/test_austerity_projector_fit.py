@@ -47,15 +47,20 @@ def decide_once(students: list[Student]) -> bool:
     return acted
 
 
-def walk(teacher: Page, students: list[Student], label: str, *, until: str) -> list[str]:
+def walk(teacher: Page, students: list[Student], label: str, *, until: str,
+         audit: ui.Audit) -> list[str]:
     """Press on to the stage ``until`` (or the final result), checking the fit at every
-    stage and in the middle of the year (an event on the board)."""
+    stage and in the middle of the year (an event on the board), and axe once a stage."""
     wrong: list[str] = []
+    audited: set[str] = set()
     next_button = teacher.locator("#live button[data-key=next]")
     for _step in range(40):
         stage, now = ui.stage(teacher), ui.topbar(teacher).get_attribute("data-phase")
         wrong += fits(teacher, f"{label} {now}")
         teacher.set_viewport_size(PROJECTOR["viewport"])
+        if stage not in audited:
+            audited.add(stage)
+            audit.check(teacher, f"{label} {stage}")
         if stage in ("final", until):
             return wrong
         if stage.startswith("budget_"):
@@ -72,6 +77,7 @@ def walk(teacher: Page, students: list[Student], label: str, *, until: str) -> l
                     wrong += fits(teacher, f"{label} {now} (mid-year)")
                     teacher.set_viewport_size(PROJECTOR["viewport"])
                     shot(teacher, f"fit-{label}-mid-year-{tap}")
+                    audit.check(teacher, f"{label} mid-year {tap}")
             expect(next_button).to_be_enabled()
         ui.press_next(teacher)
     raise AssertionError("the lesson did not reach the end")
@@ -86,6 +92,7 @@ def test_every_austerity_stage_fits_one_projector_screen(browser: Browser,
         teacher = context.new_page()
         ui.log_in(teacher)
         wrong: list[str] = []
+        audit = ui.Audit("austerity-fit")
         for students, until, label in ((5, "final", "1-table"),
                                        (32, "budget_taxes", "4-tables"),
                                        (40, "budget_taxes", "5-tables")):
@@ -100,13 +107,14 @@ def test_every_austerity_stage_fits_one_projector_screen(browser: Browser,
             shot(teacher, f"fit-{label}-first")
             # Year 1's budget session, the year, Year End; then year 2's (or the end).
             wrong += walk(teacher, class_, label, until="__never__" if until == "final"
-                          else "year_end")
+                          else "year_end", audit=audit)
             if until != "final":
                 ui.press_next(teacher)
                 wrong += fits(teacher, f"{label} year 2's budget")
                 teacher.set_viewport_size(PROJECTOR["viewport"])
             shot(teacher, f"fit-{label}-last")
             teacher.goto("/teacher/")
+        audit.assert_clean()
         assert not wrong, "\n".join(wrong)
     finally:
         context.close()
