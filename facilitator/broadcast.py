@@ -2,6 +2,11 @@
 
 A message is a hint ("refresh", or a vote's progress), never private data: every socket
 rebuilds its own view from the database for its own audience (see ``consumers``).
+
+A socket's message handled in the database thread (``deliver_after``) collects the messages its
+transactions commit and sends them from the event loop once the thread is done, in the order
+they were committed, before the socket's answer; anywhere else (an HTTP view, a command) a
+message is sent from the thread that committed it.
 A ballot's progress (counts only) reaches the projector; the voter's own phone learns it from
 its ``ack``; no other phone is told.
 """
@@ -9,14 +14,19 @@ its ``ack``; no other phone is told.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterable
+from contextvars import ContextVar
+from typing import Any, TypeVar
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
+Outbox = list[tuple[list[str], dict[str, Any]]]
+# The messages committed while a socket's message is handled (None: send at once).
+_outbox: ContextVar[Outbox | None] = ContextVar("broadcast_outbox", default=None)
 
 
 def projector_group(session_id: int) -> str:
@@ -27,7 +37,19 @@ def seat_group(seat_id: int) -> str:
     return f"seat.{seat_id}"
 
 
+def _failed(group: str, exc: Exception) -> None:
+    # This runs after the commit: an exception here must not report a saved action as failed
+    # (a 500, or the socket closed with 1011). A message is only a hint: screens catch up when
+    # they reconnect. Log it, and do not try the other groups (they would wait for the same
+    # dead server).
+    logger.warning("could not tell %s about a change: %r", group, exc)
+
+
 def _send(groups: Iterable[str], message: dict[str, Any]) -> None:
+    box = _outbox.get()
+    if box is not None:
+        box.append((list(groups), message))
+        return
     layer = get_channel_layer()
     if layer is None:
         return
@@ -35,12 +57,34 @@ def _send(groups: Iterable[str], message: dict[str, Any]) -> None:
         try:
             async_to_sync(layer.group_send)(group, message)
         except Exception as exc:  # any failure of the layer (Redis down or restarting)
-            # This runs after the commit: an exception here must not report a saved action as
-            # failed (a 500, or the socket closed with 1011). A message is
-            # only a hint: screens catch up when they reconnect. Log it, and do not try the
-            # other groups (they would wait for the same dead server).
-            logger.warning("could not tell %s about a change: %r", group, exc)
+            _failed(group, exc)
             return
+
+
+async def deliver_after(work: Callable[[], Awaitable[T]]) -> T:
+    """Await ``work`` (a socket's message handled in the database thread), then send the
+    messages its transactions committed, from the event loop: no hop back from the thread to
+    the loop for every message, and the thread is free for the next ballot sooner."""
+    box: Outbox = []
+    token = _outbox.set(box)
+    try:
+        return await work()
+    finally:
+        _outbox.reset(token)
+        await _deliver(box)
+
+
+async def _deliver(box: Outbox) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for groups, message in box:
+        for group in groups:
+            try:
+                await layer.group_send(group, message)
+            except Exception as exc:  # any failure of the layer (Redis down or restarting)
+                _failed(group, exc)
+                return
 
 
 def after_commit(groups: Iterable[str], message: dict[str, Any]) -> None:

@@ -141,7 +141,8 @@ class LessonConsumer(AsyncJsonWebsocketConsumer):
                     await self.send_json({"type": "ack", "id": message.id})
                 return
             try:
-                result = await database_sync_to_async(self.act)(message)
+                result = await broadcast.deliver_after(
+                    lambda: database_sync_to_async(self.act)(message))
             except ServiceError as exc:
                 await self.send_json({**exc.as_frame(), "id": message.id})
                 await self.send_view()
@@ -193,6 +194,11 @@ class LessonConsumer(AsyncJsonWebsocketConsumer):
 
     async def lesson_refresh(self, event: dict[str, Any]) -> None:
         await self.send_view()
+
+    async def layer_lost(self, event: dict[str, Any]) -> None:
+        """This process lost Redis (``facilitator.channel_layer``): messages may have been
+        missed, so the socket closes and its page reconnects to a fresh view."""
+        await self.close(code=1012)
 
     async def send_json(self, content: Any, close: bool = False) -> None:
         try:

@@ -333,3 +333,29 @@ class LedgerEntry(models.Model):
         if not self._state.adding:
             raise ValueError("ledger entries are immutable")
         super().save(*args, **kwargs)
+
+
+class Handout(models.Model):
+    """A finished lesson's debrief PDF, built once and served from then on.
+
+    ``key`` names the handout (what, paper, language, and the student for one student's
+    handout); ``fingerprint`` is a hash of everything the handout is made from that could
+    still change once the lesson is over (the application's version, the lesson's title and
+    the students' nicknames): a handout whose fingerprint no longer matches is built again.
+    A handout holds only what the debrief shows (no ballot's option, no seat's vote).
+    """
+
+    session = models.ForeignKey(ClassSession, on_delete=models.CASCADE,
+                                related_name="handouts")
+    key = models.CharField(max_length=80)
+    fingerprint = models.CharField(max_length=64)
+    content = models.BinaryField()
+    built_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["session", "key"], name="one_handout_per_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.session} · {self.key}"

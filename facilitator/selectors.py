@@ -89,8 +89,9 @@ def open_bag_info(table: Table) -> dict[str, str]:
 
 def table_public(table: Table, state: Any = None) -> dict[str, Any]:
     state = load_view_state(table) if state is None else state
-    return {"number": table.number, "seats": _roster(table),
-            "game": engine_of(table).view(state, PUBLIC), **open_bag_info(table)}
+    return {**table.session.lesson.table_info(table, state), "number": table.number,
+            "seats": _roster(table), "game": engine_of(table).view(state, PUBLIC),
+            **open_bag_info(table)}
 
 
 def projector_view(session: ClassSession) -> dict[str, Any]:
@@ -141,7 +142,7 @@ def _seat_view(seat: Seat) -> dict[str, Any]:
                                  "captain": captain.nickname if captain else None,
                                  "is_captain": captain == seat}
     if seat.shares_id is None:
-        view["game"] = engine.view(state, seat.player_name)
+        view["game"] = engine.view(state, session.lesson.engine_audience(seat))
         extra = session.lesson.seat_info(session, seat, table, view["game"]["legal_actions"])
         view["can"] = extra.pop("can", {})
         view["seat"].update(extra)

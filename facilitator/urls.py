@@ -1,6 +1,7 @@
 from django.urls import include, path
 
 from facilitator import views
+from facilitator.lessons import all_lessons
 
 app_name = "facilitator"
 urlpatterns = [
@@ -15,3 +16,7 @@ urlpatterns = [
          name="export_record"),
     path("lessons/<int:session_id>/reports/", include("facilitator.reports.urls")),
 ]
+# A lesson module's own teacher pages (``Lesson.teacher_urls``, a URLconf's dotted path), under
+# its lessons' address: e.g. a game master's page that must not be on the projector.
+urlpatterns += [path(f"lessons/<int:session_id>/{lesson.game}/", include(lesson.teacher_urls))
+                for lesson in all_lessons() if lesson.teacher_urls]

@@ -128,32 +128,46 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The live test server refuses an in-memory SQLite database.
     # One file per test run, so two runs on one machine do not share (and break) it.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f"test-db-{os.getpid()}.sqlite3")}
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's backend, with health checks only after the connection sat idle
+    # (stateinclass/postgresql/base.py): no SELECT 1 before every ballot.
+    DATABASES["default"]["ENGINE"] = "stateinclass.postgresql"
 # Keep database connections open between socket messages (docs/performance.md). With the
 # default (0) Channels closed the connection after every message: each ballot opened a new
 # one (a PostgreSQL login; for SQLite, closing the last connection checkpoints the WAL), which
-# tripled the cost of a ballot. Health checks drop a connection that the server has closed.
+# tripled the cost of a ballot. Health checks drop a connection that the server has closed
+# (on PostgreSQL only after it sat idle: stateinclass/postgresql/base.py).
 # The test suite sets 0 (tests/conftest.py), so no connection outlives a test database.
 DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("DB_CONN_MAX_AGE", "300"))
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 # Channels: Redis when several daphne processes serve one site, else in-process memory.
-# The Redis options avoid the traps in STACK.md (idle sockets dying at 5 s, the 100-connection
-# pool cap, and messages silently dropped by a full channel).
+# With Redis, channels-redis' Pub/Sub layer, made safe for a Redis restart
+# (facilitator/channel_layer.py: every socket reconnects to a fresh view); SIC_CHANNEL_LAYER=core
+# picks channels-redis' core layer instead (the benchmark compares them). The Redis options avoid
+# the traps in STACK.md (idle sockets dying at 5 s, the 100-connection pool cap, and, for the core
+# layer, messages silently dropped by a full channel).
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {
-                # socket_timeout None (STACK.md trap 1 allows 15 or None): with a timeout,
-                # redis-py 8 wraps reads in asyncio.wait_for, which on Python 3.11 can swallow
-                # a cancel, so consumers hung for 10 s at shutdown. Connecting still times out.
-                "hosts": [{"address": REDIS_URL, "max_connections": 1000, "socket_timeout": None,
-                           "socket_connect_timeout": 5}],
-                "capacity": 1000,
+    # socket_timeout None (STACK.md trap 1 allows 15 or None): with a timeout, redis-py 8 wraps
+    # reads in asyncio.wait_for, which on Python 3.11 can swallow a cancel, so consumers hung
+    # for 10 s at shutdown. Connecting still times out.
+    _redis_hosts = [{"address": REDIS_URL, "max_connections": 1000, "socket_timeout": None,
+                     "socket_connect_timeout": 5}]
+    if os.environ.get("SIC_CHANNEL_LAYER", "pubsub") == "core":
+        CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "CONFIG": {"hosts": _redis_hosts, "capacity": 1000},
             },
-        },
-    }
+        }
+    else:
+        CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "facilitator.channel_layer.PubSubChannelLayer",
+                "CONFIG": {"hosts": _redis_hosts},
+            },
+        }
 else:
     CHANNEL_LAYERS = {
         "default": {

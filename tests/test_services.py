@@ -20,6 +20,8 @@ async def close(layer: BaseChannelLayer) -> None:
     if hasattr(layer, "close_pools"):
         await layer.flush()
         await layer.close_pools()
+    elif settings.CHANNEL_LAYERS["default"]["BACKEND"].endswith("PubSubChannelLayer"):
+        await layer.flush()
 
 
 @pytest.mark.postgres
@@ -39,7 +41,8 @@ def test_redis_answers(redis_url: str):
 
 @pytest.mark.redis
 def test_redis_url_selects_the_redis_layer():
-    assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert (settings.CHANNEL_LAYERS["default"]["BACKEND"]
+            == "facilitator.channel_layer.PubSubChannelLayer")
 
 
 async def test_channel_layer_delivers_a_burst_without_dropping():

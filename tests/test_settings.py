@@ -72,7 +72,7 @@ def test_default_database_is_sqlite_file_in_repo(load_settings):
 def test_database_url_is_parsed(load_settings):
     s = load_settings(DATABASE_URL="postgres://lessons:pw@db.example:5433/classes")
     db = s["DATABASES"]["default"]
-    assert db["ENGINE"] == "django.db.backends.postgresql"
+    assert db["ENGINE"] == "stateinclass.postgresql"  # Django's, checked only when idle
     assert (db["NAME"], db["USER"], db["PASSWORD"]) == ("classes", "lessons", "pw")
     assert (db["HOST"], db["PORT"]) == ("db.example", 5433)
     assert "TEST" not in db
@@ -89,15 +89,15 @@ def test_in_memory_channel_layer_without_redis(load_settings):
 
 def test_redis_url_switches_to_redis_layer_with_safe_options(load_settings):
     url = "redis://cache.example:6379/2"
+    hosts = [{"address": url, "max_connections": 1000, "socket_timeout": None,
+              "socket_connect_timeout": 5}]
     assert load_settings(REDIS_URL=url)["CHANNEL_LAYERS"] == {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {
-                "hosts": [{"address": url, "max_connections": 1000, "socket_timeout": None,
-                           "socket_connect_timeout": 5}],
-                "capacity": 1000,
-            },
-        }
+        "default": {"BACKEND": "facilitator.channel_layer.PubSubChannelLayer",
+                    "CONFIG": {"hosts": hosts}},
+    }
+    assert load_settings(REDIS_URL=url, SIC_CHANNEL_LAYER="core")["CHANNEL_LAYERS"] == {
+        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
+                    "CONFIG": {"hosts": hosts, "capacity": 1000}},
     }
 
 

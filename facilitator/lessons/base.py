@@ -67,14 +67,20 @@ class Lesson:
     default_options: ClassVar[dict[str, Any]] = {}
     options_form: ClassVar[Any] = None  # a Form class with the module's lesson options
     # Template names: "phone" (a student's whole screen), "console" (the teacher's console
-    # below the controls), "progress" (the console's position bar) and the report templates;
-    # "console_css"/"phone_css" (optional): a static path of the module's own stylesheet,
-    # which the console's and the phone's page shells link after the platform's.
+    # below the controls), "progress" (the console's position bar), "result" (how one table
+    # ended, on the debrief page, given ``result``: an item of ``reports().results``) and the
+    # report templates; "console_css"/"phone_css" (optional): a static path of the module's
+    # own stylesheet, which the console's and the phone's page shells link after the
+    # platform's.
     templates: ClassVar[dict[str, str]] = {}
     # Messages beyond the platform's own (ballot, refresh), as pydantic models with a
     # ``type`` literal: a phone's and a teacher's.
     seat_messages: ClassVar[tuple[type[BaseModel], ...]] = ()
     teacher_messages: ClassVar[tuple[type[BaseModel], ...]] = ()
+    # The dotted path of a URLconf of the module's own teacher pages (e.g. a game master's
+    # page kept off the projector), mounted at ``teacher/lessons/<session_id>/<game>/``; its
+    # views check the owner themselves (``selectors.session_for_teacher``). "": none.
+    teacher_urls: ClassVar[str] = ""
 
     # ------------------------------------------------------------------ setting up
 
@@ -108,6 +114,18 @@ class Lesson:
     def table_config(self, names: list[str], options: dict[str, Any]) -> dict[str, Any]:
         """The engine config of one table whose players are ``names``."""
         return {"players": names}
+
+    def table_seeds(self, options: dict[str, Any], seeds: list[int]) -> list[int]:
+        """The seed of each table, given one fresh seed per table (in table order); the
+        default keeps them. A module may give every table the same seed (e.g. so that a
+        debrief compares the tables' choices from one starting position)."""
+        return seeds
+
+    def engine_audience(self, seat: Seat) -> str:
+        """The engine player whose view a seat's phone shows (with its legal actions): the
+        seat's own player name by default (a module whose whole table is one engine player
+        names that player)."""
+        return seat.player_name
 
     first_stage: ClassVar[str]  # the stage "start" opens
     stage_names: ClassVar[dict[str, str | Promise]] = {}  # every stage: its label
@@ -166,6 +184,13 @@ class Lesson:
         ``{"tally": ...}`` or ``{"outcome": ...}``."""
         return {"type": "count", "decision": decision, **result}
 
+    def on_count(self, table: Table, state: Any, decision: str, result: dict[str, Any],
+                 step: TeacherStep | None) -> Any:
+        """After a bag's count actions are applied: the module's own follow-up at the table
+        (``result`` as for :meth:`count_action`; its outcome may be kept, never a ballot);
+        returns the table's state. The default does nothing."""
+        return state
+
     def ballot_outcome(self, state: Any, decision: str, tally: dict[str, int]) -> Any:
         """The outcome of a count where only the outcome may be kept: the engine's
         ``ballot_outcome`` unless the module settles the ballot itself."""
@@ -198,6 +223,11 @@ class Lesson:
 
     def session_info(self, session: ClassSession) -> dict[str, Any]:
         """What the screens need of the session beyond the platform's own fields."""
+        return {}
+
+    def table_info(self, table: Table, state: Any) -> dict[str, Any]:
+        """What the projector and the console need of one table beyond the engine's public
+        view and the platform's roster (merged into the table's entry of the view)."""
         return {}
 
     def seat_info(self, session: ClassSession, seat: Seat, table: Table,

@@ -35,8 +35,10 @@ def _rename(value: Any, names: Mapping[str, str]) -> Any:
 def anonymise_record(record: Mapping[str, Any]) -> dict[str, Any]:
     """The same record with every player name replaced; it still replays to the same game."""
     out = copy.deepcopy(dict(record))
-    names = pseudonyms(out["config"]["players"])
     config = out["config"]
+    if "players" not in config:  # a config that names no player (Austerity's) is anonymous
+        return out
+    names = pseudonyms(config["players"])
     config["players"] = [names[n] for n in config["players"]]
     if "roles" in config:
         config["roles"] = {names.get(k, k): v for k, v in config["roles"].items()}

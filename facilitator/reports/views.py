@@ -1,7 +1,9 @@
 """Debrief downloads for the teacher who owns the lesson (anyone else: 404).
 
-Every file is built on demand from the log, so it always matches the lesson as it is now;
-a report is available once the lesson is finished (409 with an explanation before that).
+Every file is made from the log; a report is available once the lesson is finished (409 with
+an explanation before that), when the lesson can no longer change. The PDFs are built once and
+served from then on (``facilitator.reports.handouts``); the index page has them built in the
+background (``prepare``, one request per handout) and shows their progress.
 ``?paper=a4|letter`` picks the paper and is remembered; ``?lang=en|es`` picks the handouts'
 language (default: the lesson's); ``?anonymous=1`` replaces names in the data exports.
 """
@@ -15,17 +17,17 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import translation
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
 from facilitator.errors import ServiceError
 from facilitator.language import known
 from facilitator.models import ClassSession
-from facilitator.reports import export, pdf
+from facilitator.reports import export, handouts, pdf
 from facilitator.reports.services import session_set_paper
 from facilitator.selectors import session_for_teacher
 
@@ -40,10 +42,10 @@ def _owned(request: HttpRequest, session_id: int) -> ClassSession:
         raise Http404("There is no such lesson.") from None
 
 
-def finished_lesson(view: View) -> View:
+def finished_lesson(view: View, method: Callable[[View], View] = require_GET) -> View:
     """Login required; the owner's session only (404); finished only (409 page)."""
     @login_required
-    @require_GET
+    @method
     @wraps(view)
     def wrapper(request: HttpRequest, session_id: int, **kwargs: Any) -> HttpResponse:
         session = _owned(request, session_id)
@@ -102,11 +104,24 @@ def index(request: HttpRequest, session: ClassSession) -> HttpResponse:
     students = (session.seats.filter(is_bot=False, table__isnull=False)
                 .select_related("table").order_by("table__number", "position", "nickname"))
     words = handout_language_words()
+    paper = _paper(request, session)
     return render(request, "reports/index.html", {
-        "session": session, "paper": _paper(request, session), "results": results,
+        "session": session, "paper": paper, "results": results,
+        "pending": _pending(session, paper),
+        "result_template": session.lesson.templates.get("result", "reports/_result.html"),
         "students": students, "handouts_language": words[session.language][0],
         "other_languages": [{"code": c, "label": words[c][1]}
                             for c, _name in settings.LANGUAGES if c != session.language]})
+
+
+def _pending(session: ClassSession, paper: str) -> list[dict[str, Any]]:
+    """The lesson's two handouts, in its language and this paper, not stored yet."""
+    print_ = handouts.fingerprint(session)
+    labels = {handouts.CLASS: _("Class handout"), handouts.STUDENTS: _("Student handouts")}
+    return [{"what": what, "label": label} for what, label in labels.items()
+            if handouts.stored(session, handouts.key(what, paper=paper,
+                                                     language=session.language),
+                               print_) is None]
 
 
 def handout_language_words() -> dict[str, tuple[str, str]]:
@@ -117,17 +132,32 @@ def handout_language_words() -> dict[str, tuple[str, str]]:
     }
 
 
+def _handout(session: ClassSession, what: str, paper: str, language: str,
+             seat_id: int | None = None) -> bytes:
+    """The PDF ``what`` (``handouts.CLASS``, ``STUDENTS`` or one ``STUDENT``), built once."""
+    debrief = _debrief(session)
+    if what == handouts.CLASS:
+        def build() -> bytes:
+            return debrief.class_handout(session, paper=paper, language=language)
+    else:
+        def build() -> bytes:
+            return debrief.student_handouts(session, paper=paper, language=language,
+                                            **({"seat_id": seat_id} if seat_id else {}))
+    name = handouts.key(what, paper=paper, language=language, seat_id=seat_id)
+    return handouts.handout_get(session=session, name=name, build=build)
+
+
 @finished_lesson
 def class_pdf(request: HttpRequest, session: ClassSession) -> HttpResponse:
-    content = _debrief(session).class_handout(session, paper=_paper(request, session),
-                                language=_language(request, session))
+    content = _handout(session, handouts.CLASS, _paper(request, session),
+                       _language(request, session))
     return _file(content, "application/pdf", _name(session, "class", "pdf"), inline=True)
 
 
 @finished_lesson
 def students_pdf(request: HttpRequest, session: ClassSession) -> HttpResponse:
-    content = _debrief(session).student_handouts(session, paper=_paper(request, session),
-                                   language=_language(request, session))
+    content = _handout(session, handouts.STUDENTS, _paper(request, session),
+                       _language(request, session))
     return _file(content, "application/pdf", _name(session, "students", "pdf"), inline=True)
 
 
@@ -136,12 +166,23 @@ def student_pdf(request: HttpRequest, session: ClassSession, seat_id: int) -> Ht
     seat = session.seats.filter(pk=seat_id, is_bot=False, table__isnull=False).first()
     if seat is None:
         raise Http404("There is no such student in this lesson.")
-    content = _debrief(session).student_handouts(
-        session, paper=_paper(request, session), seat_id=seat.pk,
-        language=_language(request, session))
+    content = _handout(session, handouts.STUDENT, _paper(request, session),
+                       _language(request, session), seat.pk)
     return _file(content, "application/pdf",
                  _name(session, slugify(seat.nickname) or f"student-{seat.pk}", "pdf"),
                  inline=True)
+
+
+def _prepare(request: HttpRequest, session: ClassSession, what: str) -> HttpResponse:
+    """Build the handout ``what`` now (the index page asks for each in turn, to show its
+    progress); answers ``{"ready": true}`` once it is stored."""
+    if what not in (handouts.CLASS, handouts.STUDENTS):
+        raise Http404("There is no such handout.")
+    _handout(session, what, _paper(request, session), _language(request, session))
+    return JsonResponse({"ready": True})
+
+
+prepare = finished_lesson(_prepare, require_POST)
 
 
 @finished_lesson

@@ -64,7 +64,7 @@ def vote_close(table: Table, state: Any, decision: str, step: TeacherStep | None
     counted = lesson.count_action(decision, result)
     for action in counted if isinstance(counted, list) else [counted]:
         state, _e = apply_action(table, state, action, actor=actor, step=step)
-    return state
+    return lesson.on_count(table, state, decision, result, step)
 
 
 def ballot_cast(*, seat_id: int, option: Any, kind: Any = None, decision: Any = None,

@@ -52,14 +52,17 @@ def session_start(*, session: ClassSession, fill: str | None = None,
     for i in range(plan.bots):
         seats.append(_new_bot(session, taken, i + 1, policy))
     rng.shuffle(seats)
+    if plan.party_size > 1:  # bots take the last places: whole bot teams, or the last team's gap
+        seats.sort(key=lambda s: s.is_bot)
     tables: list[Table] = []
     start = 0
     shared = iter(partners)
     engine = get_engine(session.game)
+    seeds = lesson.table_seeds(session.options, [rng.randrange(2**62) for _ in plan.tables])
     for number, size in enumerate(plan.tables, start=1):
         members = seats[start:start + size]
         start += size
-        table = Table.objects.create(session=session, number=number, seed=rng.randrange(2**62),
+        table = Table.objects.create(session=session, number=number, seed=seeds[number - 1],
                                      config={})
         names: list[str] = []
         for position, seat in enumerate(members):

@@ -172,7 +172,8 @@ def public_view(state: GameState) -> dict[str, Any]:
 
 def player_view(state: GameState, seat: str) -> dict[str, Any]:
     p = state.player(seat)
-    return {**public_view(state), "me": seat, "hand": list(p.hand)}
+    return {**public_view(state), "me": seat, "hand": list(p.hand),
+            "legal_actions": legal_actions(state, seat)}
 
 
 def master_view(state: GameState) -> dict[str, Any]:

@@ -176,6 +176,7 @@ function swap(html, phase) {
   const now = live.querySelector("#now");
   if (now && now.getBoundingClientRect().top < 0) window.scrollTo(0, 0);
   startTimer();
+  startTableTimers();
   applyFocus();
 }
 
@@ -321,6 +322,35 @@ function startTimer() {
   if (running) tick = setInterval(show, 250);
 }
 
+// ---- console only: a module's per-table countdowns (data-table-timer, in the form that tells
+// the server the time is up). Shown from the seconds left when the view was rendered; a second
+// after zero the console submits that form once: the server checks its own clock, takes the
+// stated default and sends a new view (or, if the time is not quite up, a new view to count
+// down from).
+let tableTick = null;
+function startTableTimers() {
+  clearInterval(tableTick);
+  const timers = [...live.querySelectorAll("[data-table-timer][data-running]")];
+  if (!timers.length) return;
+  const start = Date.now();
+  const told = new Set();
+  const show = () => {
+    for (const timer of timers) {
+      const left = Number(timer.dataset.left) - (Date.now() - start) / 1000;
+      const seconds = timer.querySelector("[data-seconds]");
+      if (seconds) seconds.textContent = String(Math.max(0, Math.ceil(left)));
+      const form = timer.closest("form");
+      if (left <= -1 && form && !told.has(timer)) {
+        told.add(timer);
+        form.requestSubmit();
+      }
+    }
+  };
+  show();
+  tableTick = setInterval(show, 250);
+}
+
 startTimer();
+startTableTimers();
 applyFocus();
 connect();

@@ -258,6 +258,16 @@ def test_full_lesson_in_the_browser(teacher: Page, phones, offsite: list[str]) -
         assert seen.count((4, "midlife")) == 1 and (4, "tax_vote") not in seen
         assert len(ties) == 1
         assert any(st == "end_of_round" for rnd, st in seen if rnd == 8)
+
+    # The debrief page has both handouts built once, showing the progress, then serves them.
+    lesson = re.search(r"/lessons/(\d+)/", teacher.url).group(1)
+    teacher.goto(f"/teacher/lessons/{lesson}/reports/")
+    expect(teacher.locator(".preparing [data-status]")).to_have_text(
+        "The handouts are ready.", timeout=60_000)
+    expect(teacher.locator(".preparing li span")).to_have_text(["ready", "ready"])
+    ui.shot(teacher, "debrief-page")
+    audit.check(teacher, "debrief page")
+    assert teacher.request.get(f"/teacher/lessons/{lesson}/reports/class.pdf").body()[:4] == b"%PDF"
     audit.assert_clean()
     assert offsite == [], offsite  # no CDN, no font service: the classroom wifi may be offline
     print(f"lesson: {time.monotonic() - started:.0f} s, {presses} presses, failed={failed}, "

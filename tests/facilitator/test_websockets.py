@@ -925,9 +925,9 @@ async def test_a_burst_of_group_messages_reaches_the_projector_in_full():
 @db
 async def test_an_idle_projector_still_gets_the_next_ballot_over_redis():
     """A socket idle for more than 5 s must not die (channels-redis + redis-py, STACK trap 1)."""
-    from channels_redis.core import RedisChannelLayer
+    from facilitator.channel_layer import PubSubChannelLayer
 
-    assert isinstance(get_channel_layer(), RedisChannelLayer)
+    assert isinstance(get_channel_layer(), PubSubChannelLayer)
     setup = await lesson("tax_vote")
     cookies = await login_cookie(setup["teacher"])
     projector = await Socket.projector(setup["session"], cookies)

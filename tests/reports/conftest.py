@@ -84,3 +84,56 @@ def pdf_info(pdf: bytes, tmp: Path) -> dict[str, str]:
     out = subprocess.run([poppler("pdfinfo"), str(path)], capture_output=True, text=True,
                          check=True).stdout
     return {k.strip(): v.strip() for k, _, v in (line.partition(":") for line in out.splitlines())}
+
+
+# --------------------------------------------------------------------------- Austerity
+
+
+def twin_plan(taxes: list[str], borrow: list[str | None]) -> Any:
+    """The default plan, except year 1's tax and borrow ballots (by seat index)."""
+    from tests.reports.austerity_scripted import default_plan
+
+    def plan(item: str, year: int, index: int, options: list[str]) -> str | None:
+        if year == 1 and item == "taxes":
+            return taxes[index]
+        if year == 1 and item == "borrow":
+            return borrow[index]
+        return default_plan(item, year, index, options)
+    return plan
+
+
+@pytest.fixture(scope="package")
+def austerity(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str, Any]]:
+    """Austerity lessons played to the end: two tables with portfolios; a country the
+    teacher ended after its first year; two students with two bots, with policy cards and
+    the extra institutions; and twins that differ only in year 1's tallies
+    (one bag of 5 ballots, one of 2), never in what those ballots chose."""
+    from tests.reports.austerity_scripted import austerity_lesson
+
+    with django_db_blocker.unblock():
+        users = get_user_model().objects
+        teacher = users.create_user(username="austerity-teacher", password="x-austerity",
+                                    first_name="Lena", last_name="Ortiz")
+        data = {
+            "teacher": teacher,
+            "two": austerity_lesson(teacher=teacher, students=9, seed=3, title="4A Economics",
+                                    portfolios=True),
+            "ended": austerity_lesson(teacher=teacher, students=5, seed=5, title="Ended early",
+                                      seating="class", stop_after=1),
+            "bots": austerity_lesson(teacher=teacher, students=2, seed=4, title="With bots",
+                                     fill="bots", bot_policy="cautious", policies=True,
+                                     extra_institutions=True),
+            "twin_a": austerity_lesson(teacher=teacher, students=5, seed=7, title="Twins",
+                                       seating="class",
+                                       plan=twin_plan(["1", "1", "1", "2", "0"],
+                                                      ["1", "0", None, None, None])),
+            "twin_b": austerity_lesson(teacher=teacher, students=5, seed=7, title="Twins",
+                                       seating="class",
+                                       plan=twin_plan(["1", "1", "1", "1", "2"],
+                                                      ["0", "0", None, None, None])),
+        }
+        try:
+            yield data
+        finally:
+            ClassSession.objects.filter(owner=teacher).delete()
+            users.filter(pk=teacher.pk).delete()

@@ -1,6 +1,7 @@
 """Austerity's bots at a lesson table: a bot Finance Minister plays the engine's decisions
-with a policy of ``games.austerity.bots`` (``sensible`` by default); a bot voter votes in the
-budget session for what that policy would do."""
+with a policy of ``games.austerity.bots`` (``sensible`` by default; it plays in
+``deciding.follow``, limited to what the minister answers); a bot voter votes in each table
+ballot for what that policy would do (a motion taking a kind from the minister: no)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,7 @@ import random
 from typing import Any
 
 from facilitator.lessons.austerity import script
-from facilitator.log import apply_action
-from facilitator.models import Bag, ClassSession, Seat, Table, TableAction, TeacherStep
-from facilitator.services import table_seats
+from facilitator.models import Bag, Seat, Table, TableAction
 from games.austerity import bots as policies
 from games.austerity.state import GameState
 
@@ -22,7 +21,7 @@ def policy_of(seat: Seat) -> Any:
     return policies.get_policy(seat.bot_policy or DEFAULT_POLICY)
 
 
-def _rng(table: Table, state: GameState) -> random.Random:
+def rng_of(table: Table, state: GameState) -> random.Random:
     """The bot's chance, a function of the table's seed and the game's position (the
     record replays without it: the bot's choices are stored as actions)."""
     return random.Random(f"{table.seed}:{state.year}:{state.draws_done}:{state.stage}:"
@@ -30,29 +29,7 @@ def _rng(table: Table, state: GameState) -> random.Random:
 
 
 def minister_action(table: Table, state: GameState, seat: Seat) -> dict[str, Any]:
-    return dict(policy_of(seat)(state, _rng(table, state)))
-
-
-def bot_action(table: Table, session: ClassSession, state: GameState, seat: Seat
-               ) -> dict[str, Any] | None:
-    """The bot's move: the engine's next decision when it is the minister in the year."""
-    if not script.minister_may_act(session, state):
-        return None
-    if script.minister(table_seats(table), script.year_of(session)) != seat:
-        return None
-    return minister_action(table, state, seat)
-
-
-def play_year(table: Table, session: ClassSession, state: GameState,
-              step: TeacherStep | None) -> GameState:
-    """A bot minister plays the rest of its table's year at once."""
-    chair = script.minister(table_seats(table), script.year_of(session))
-    for _n in range(1000):  # bounded: every action is a decision of a finite year
-        if chair is None or not chair.is_bot or not script.minister_may_act(session, state):
-            break
-        state, _e = apply_action(table, state, minister_action(table, state, chair),
-                                 actor=Actor.BOT, seat=chair, step=step)
-    return state
+    return dict(policy_of(seat)(state, rng_of(table, state)))
 
 
 def _times(state: GameState, seat: Seat, action: str, rng: random.Random) -> int:
@@ -72,17 +49,50 @@ def _times(state: GameState, seat: Seat, action: str, rng: random.Random) -> int
 
 
 def bot_vote(state: GameState, seat: Seat, bag: Bag, rng: Any) -> str:
-    """What the bot's policy would do with this budget item."""
-    item = script.item_of(bag.decision)
-    if item == script.TAXES:
-        choice = str(_times(state, seat, "raise-taxes", rng))
-    elif item == script.BORROW:
-        choice = str(_times(state, seat, "borrow", rng))
-    elif item == script.LOAN:
-        choice = script.YES if _times(state, seat, "pay-loan", rng) else script.NO
-    elif item == script.POLICY_ITEM:
-        choice = str(policy_of(seat)(state, rng).get("choice", script.KEEP))
+    """What the bot's policy would do with this budget item, decision or motion."""
+    from facilitator.lessons.austerity import deciding
+
+    kind = deciding.ballot_kind(bag.decision)
+    if kind == deciding.BUDGET:
+        choice = _budget_vote(state, seat, bag, rng)
+    elif kind == deciding.MOTION:
+        choice = _motion_vote(state, seat, bag, rng)
     else:
         move = policy_of(seat)(state, rng)
-        choice = str(move.get("choice", script.NONE))
+        if kind == deciding.ACTIONS_BALLOT:
+            choice = str(move["choice"]) if move.get("type") == "action" else script.NONE
+        else:
+            if move.get("type") == "action":
+                from games.austerity.bots import sensible_policy
+
+                move = sensible_policy(state, rng, act=False)
+            choice = str(move.get("choice", ""))
     return choice if choice in bag.options else bag.options[0]
+
+
+def _motion_vote(state: GameState, seat: Seat, bag: Bag, rng: Any) -> str:
+    """Yes to the Action or policy turn the bot's policy would take now; no to taking a kind
+    of decision from the minister."""
+    from facilitator.lessons.austerity import motions
+    from facilitator.lessons.austerity.models import Motion
+
+    parsed = motions.parse_id(bag.decision)
+    motion = Motion.objects.filter(table_id=bag.table_id, year=parsed[0],
+                                   number=parsed[1]).first() if parsed else None
+    if motion is None or motion.kind == motions.BALLOT:
+        return script.NO
+    move = policy_of(seat)(state, rng)
+    return script.YES if move.get("choice") == motion.target else script.NO
+
+
+def _budget_vote(state: GameState, seat: Seat, bag: Bag, rng: Any) -> str:
+    item = script.item_of(bag.decision)
+    if item == script.TAXES:
+        return str(_times(state, seat, "raise-taxes", rng))
+    if item == script.BORROW:
+        return str(_times(state, seat, "borrow", rng))
+    if item == script.LOAN:
+        return script.YES if _times(state, seat, "pay-loan", rng) else script.NO
+    if item == script.POLICY_ITEM:
+        return str(policy_of(seat)(state, rng).get("choice", script.KEEP))
+    return str(policy_of(seat)(state, rng).get("choice", script.NONE))

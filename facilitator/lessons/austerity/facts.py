@@ -20,9 +20,9 @@ from typing import Any
 from django.core.cache import cache
 from django.db.models import Count
 
-from facilitator import parties, presence
+from facilitator import parties
 from facilitator.lessons.austerity import script
-from facilitator.log import engine_of, load_state, record_actions
+from facilitator.log import engine_of, record_actions
 from facilitator.models import Bag, BallotReceipt, ClassSession, Seat, Table, TableAction
 from facilitator.services import table_seats
 from games.austerity import data
@@ -87,69 +87,64 @@ def _before(table: Table, hidden: int) -> dict[str, Any]:
     return view
 
 
-def session_facts(session: ClassSession) -> dict[str, Any]:
-    """Every table's facts, by table number (a string: the view travels as JSON). A few
-    queries for the whole class, whatever its number of tables."""
+def session_options(session: ClassSession) -> dict[str, Any]:
+    """The lesson's options the screens name (the year's steps, the lobby's seating)."""
+    return {"options": dict(session.options),
+            "policies": bool(session.options.get("policies")),
+            "extra_institutions": bool(session.options.get("extra_institutions"))}
+
+
+def table_facts(table: Table) -> dict[str, Any]:
+    """One table's budget session this year: each item counted (what it decided, how many
+    voted), the open item's progress, and an item held back (``pending``, with the board
+    ``before`` its count)."""
+    session = table.session
+    facts: dict[str, Any] = {"items": [], "pending": None, "before": None, "vote": None,
+                             "open": None}
     if session.status == ClassSession.Status.LOBBY:
-        return {}
+        return facts
     year = script.year_of(session)
-    tables = list(session.tables.order_by("number"))
-    seats: dict[int, list[Seat]] = {t.pk: [] for t in tables}
-    for seat in session.seats.filter(table__isnull=False).order_by("position"):
-        seats[seat.table_id].append(seat)
-    online = presence.online(s.pk for group in seats.values() for s in group if not s.is_bot)
-    bags = list(Bag.objects.filter(table__session=session,
-                                   decision__startswith=script.decision_id(year, ""))
+    voters = len(parties.voters(table_seats(table)))
+    bags = list(table.bags.filter(decision__startswith=script.decision_id(year, ""))
                 .annotate(voted=Count("receipts")))
     steps = {b.counted_by_id for b in bags if b.counted_by_id is not None}
-    counted: dict[tuple[int, int, str], list[dict[str, Any]]] = {}
-    for table_id, step_id, payload in (TableAction.objects.filter(
-            table__session=session, step_id__in=steps, actor=Actor.TEACHER)
-            .order_by("seq").values_list("table_id", "step_id", "payload")):
+    counted: dict[tuple[int, str], list[dict[str, Any]]] = {}
+    for step_id, payload in (TableAction.objects.filter(
+            table=table, step_id__in=steps, actor=Actor.TEACHER)
+            .order_by("seq").values_list("step_id", "payload")):
         item = action_item(payload)
         if item is not None:
-            counted.setdefault((table_id, step_id, item), []).append(payload)
+            counted.setdefault((step_id, item), []).append(payload)
     now = _stage_index(session.stage)
-    out: dict[str, Any] = {}
-    for table in tables:
-        voters = parties.voters(seats[table.pk])
-        chair = parties.captain(voters, year, online)  # script.minister, with presence read once
-        facts: dict[str, Any] = {
-            "minister": {"seat": chair.pk, "nickname": chair.nickname, "bot": chair.is_bot}
-            if chair is not None else None,
-            "voters": len(voters), "items": [], "pending": None, "before": None, "vote": None,
-        }
-        for bag in (b for b in bags if b.table_id == table.pk):
-            item = script.item_of(bag.decision)
-            if bag.status == Bag.Status.OPEN:
-                facts["vote"] = {"item": item, "decision": bag.decision,
-                                 "options": list(bag.options), "voted": bag.voted,
-                                 "of": len(voters)}
-                continue
-            payloads = counted.get((table.pk, bag.counted_by_id or 0, item), [])
-            index = script.BUDGET_ITEMS.index(item)
-            if index < now or session.stage == script.FINAL:
-                facts["items"].append({"item": item, "choice": item_choice(item, payloads),
-                                       "voted": bag.voted, "of": len(voters)})
-            elif index == now:
-                facts["pending"] = {"item": item, "voted": bag.voted, "of": len(voters)}
-                if payloads:
-                    facts["before"] = _before(table, len(payloads))
-        facts["items"].sort(key=lambda c: script.BUDGET_ITEMS.index(c["item"]))
-        out[str(table.number)] = facts
-    return out
+    for bag in bags:
+        item = script.item_of(bag.decision)
+        if bag.status == Bag.Status.OPEN:  # any ballot's progress (a budget item's, a motion's...)
+            facts["open"] = {"decision": bag.decision, "voted": bag.voted, "of": voters}
+        if item not in script.BUDGET_ITEMS:
+            continue  # a motion's or a decision's ballot, not the session's
+        if bag.status == Bag.Status.OPEN:
+            facts["vote"] = {"item": item, "decision": bag.decision,
+                             "options": list(bag.options), "voted": bag.voted, "of": voters}
+            continue
+        payloads = counted.get((bag.counted_by_id or 0, item), [])
+        index = script.BUDGET_ITEMS.index(item)
+        if index < now or session.stage == script.FINAL:
+            facts["items"].append({"item": item, "choice": item_choice(item, payloads),
+                                   "voted": bag.voted, "of": voters})
+        elif index == now:
+            facts["pending"] = {"item": item, "voted": bag.voted, "of": voters}
+            if payloads:
+                facts["before"] = _before(table, len(payloads))
+    facts["items"].sort(key=lambda c: script.BUDGET_ITEMS.index(c["item"]))
+    return facts
 
 
 def seat_facts(session: ClassSession, seat: Seat, table: Table) -> dict[str, Any]:
-    """One phone's facts: whether it is this year's minister and may decide now, and whether
-    its token is in the open bag (so a reloaded phone shows it, not the ballot again)."""
-    seats = table_seats(table)
-    chair = script.minister(seats, script.year_of(session))
-    minister = chair is not None and chair.pk == seat.pk
-    decide = minister and script.minister_may_act(session, load_state(table))
+    """One phone: its table's facts, and whether its token is in the open bag (so a
+    reloaded phone shows that, not the ballot again)."""
     open_bag = table.bags.filter(status=Bag.Status.OPEN).first()
     voted = open_bag is not None and BallotReceipt.objects.filter(bag=open_bag,
                                                                   seat=seat).exists()
-    return {"minister": minister, "position": seat.position,
-            "can": {"decide": decide, "voted": voted,
+    return {"screens": table_facts(table),
+            "can": {"voted": voted,
                     "vote": open_bag.decision if open_bag is not None and not voted else None}}

@@ -37,10 +37,45 @@ class OptionsForm(forms.Form):
         help_text=_("A bot takes the Finance Minister's chair in its year and votes on its "
                     "own; bots are marked as bots."))
 
+    same_start = forms.BooleanField(
+        label=_("Every table the same starting bag"), required=False, initial=False,
+        help_text=_("All tables get the same seed, so the debrief can compare their choices; "
+                    "the draws part once the choices change the bag."))
+    portfolios = forms.BooleanField(
+        label=_("Cabinet portfolios"), required=False, initial=False,
+        help_text=_("Each student defends one part of the country (Labour, Interior, "
+                    "Economy, Health, Press office, Treasury)."))
+    decision_seconds = forms.IntegerField(
+        label=_("Seconds for each of the minister's decisions"), required=False,
+        min_value=lesson_options.TIMER_MIN, max_value=lesson_options.TIMER_MAX,
+        initial=lesson_options.DEFAULT_TIMERS["event"],
+        help_text=_("An event or Cuts; Income gets about half of it and the draw a quarter. "
+                    "When it runs out, the sensible choice is taken."))
+    ballot_seconds = forms.IntegerField(
+        label=_("Seconds for each table vote"), required=False,
+        min_value=lesson_options.TIMER_MIN, max_value=lesson_options.TIMER_MAX,
+        initial=lesson_options.DEFAULT_TIMERS["ballot"])
+
     def options(self) -> dict[str, Any]:
         data = self.cleaned_data
         return {"seating": data["seating"], "scenario": data["scenario"],
                 "difficulty": data["difficulty"], "country": data["country"] or None,
                 "extra_institutions": data["extra_institutions"],
                 "policies": data["policies"], "year_limit": data["year_limit"],
-                "bots_allowed": data["bots_allowed"]}
+                "bots_allowed": data["bots_allowed"], "same_start": data["same_start"],
+                "portfolios": data["portfolios"],
+                "timers": form_timers(data.get("decision_seconds"),
+                                      data.get("ballot_seconds"))}
+
+
+def form_timers(decision: int | None, ballot: int | None) -> dict[str, int]:
+    """The form's two numbers as the lesson's timers: an event and Cuts get the decision's
+    seconds, Income and the draw the defaults' share of it (their choice is quicker)."""
+    timers = dict(lesson_options.DEFAULT_TIMERS)
+    if decision is not None:
+        timers.update(event=decision, cuts=decision,
+                      income=max(lesson_options.TIMER_MIN, round(decision * 8 / 15)),
+                      draw=max(lesson_options.TIMER_MIN, round(decision * 4 / 15)))
+    if ballot is not None:
+        timers["ballot"] = ballot
+    return timers

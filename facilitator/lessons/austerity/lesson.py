@@ -1,14 +1,27 @@
 """Austerity as a lesson module: each table governs one country (the engine's one player,
-``"government"``). A Finance Minister, rotating each year, takes the engine's decisions on
-their phone; the whole table votes in secret on each year's budget session.
+``"government"``, whose view every seat's phone shows). A Finance Minister, rotating each
+year, takes the engine's decisions on their phone; the whole table votes in secret on each
+year's budget session; students raise motions that the table votes on; the teacher may take
+a kind of decision to a table ballot or over to the console (``deciding``, ``modes``,
+``motions``, ``pacing``).
 
 The module is offered as "in preparation" (``playable = False``) until its screens and
-debrief land in this folder; its script, seating, ballots, bots and the minister's action work
-(``tests/facilitator/test_austerity_lesson.py``).
+debrief land in this folder (``tests/facilitator/test_austerity_*.py``).
 
-Seats keep their own names (every seat is a voter of its own: one token per student in the
-budget session's bag); the engine config names no players, since the whole table is the
-engine's one player.
+Seats keep their own names (every seat is a voter of its own: one token per student in
+every bag); the engine config names no players, since the whole table is the engine's one
+player.
+
+What the screens get (``info``; docs/modules.md, "What the screens get", says each in full):
+
+- ``session``: ``year``, ``tie_rule``, ``ballot_tie_rule``, ``portfolios``, ``same_start``,
+  ``timers``, ``kinds``, ``modes``, ``timer_kinds``, ``can_end_now``;
+- each projector table: ``minister``, ``modes``, ``decides``, ``motions``,
+  ``support_needed``, ``timer``, ``voting``, ``last_count``, ``teacher_decisions``,
+  ``portfolios``;
+- a phone's ``seat``: ``minister``, ``minister_name``, ``portfolio``, ``modes``, ``motions``,
+  ``support_needed``, ``timer``, ``voting``, ``last_count``; its ``can``: ``decide``,
+  ``raise``, ``support``.
 """
 
 from __future__ import annotations
@@ -19,14 +32,16 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from facilitator import seating as platform_seating
-from facilitator.lessons.austerity import bots, messages, options, script
+from facilitator.lessons.austerity import bots, deciding, info, messages, options, script
 from facilitator.lessons.austerity.forms import OptionsForm
 from facilitator.lessons.base import Ballot, Lesson, StepPlan
 from facilitator.models import CLASS_SIZE_MAX, Bag, ClassSession, Seat, Table, TeacherStep
 from facilitator.seating import SeatingPlan
 from games.austerity.state import OVER
+from games.austerity.views import PLAYER
 
 SMALLEST, LARGEST = 4, 8
+IN_YEAR = Ballot("", [])  # ``ballot_for`` in the year: a table ballot may be open
 
 
 class AusterityLesson(Lesson):
@@ -50,6 +65,7 @@ class AusterityLesson(Lesson):
         "progress": "austerity/console/_progress.html",
         "console_css": "austerity/projector.css",
         "phone_css": "austerity/phone.css",
+        "result": "austerity/reports/_result.html",
     }
     options_form = OptionsForm
     seat_messages = messages.SEAT
@@ -81,11 +97,25 @@ class AusterityLesson(Lesson):
     def table_config(self, names: list[str], options_: dict[str, Any]) -> dict[str, Any]:
         return options.table_config(options_)
 
+    def table_seeds(self, options_: dict[str, Any], seeds: list[int]) -> list[int]:
+        return options.table_seeds(options_, seeds)
+
+    def engine_audience(self, seat: Seat) -> str:
+        return PLAYER  # the whole table is the engine's one player
+
     def bot_policy(self, options_: dict[str, Any]) -> str:
         return str(options_.get("bot_policy") or bots.DEFAULT_POLICY)
 
     def on_start(self, table: Table, state: Any, step: TeacherStep) -> Any:
-        ballot = script.ballot(table.session, state)
+        """Open year 1's first budget item, with the ballot timer every budget item has."""
+        session = table.session
+        if session.timer is None:
+            from facilitator import clock
+
+            seconds = options.timers(session.options)["ballot"]
+            session.timer = {"ends_at": clock.now().timestamp() + seconds, "left": None}
+            session.save(update_fields=["timer"])
+        ballot = script.ballot(session, state)
         if ballot is not None:
             from facilitator import services
 
@@ -99,14 +129,17 @@ class AusterityLesson(Lesson):
     def on_step(self, table: Table, state: Any, *, before: str, plan: StepPlan,
                 step: TeacherStep) -> Any:
         state = script.on_step(table, state, before=before, plan=plan, step=step)
-        if plan.stage == script.YEAR:
-            state = bots.play_year(table, table.session, state, step)
-        return state
+        return deciding.follow(table, table.session, state, step)
 
     def live(self, state: Any) -> bool:
         return state.stage != OVER
 
     def ballot_for(self, session: ClassSession, state: Any) -> Ballot | None:
+        """The budget item's ballot; during the year and at Year End a table may hold a
+        ballot at any moment (a motion, a decision the table votes on): ``IN_YEAR`` says
+        one may be open, the table's open bag says which."""
+        if session.stage in (script.YEAR, script.YEAR_END):
+            return IN_YEAR
         return script.ballot(session, state)
 
     def ballot_decision(self, session: ClassSession, kind: str) -> str:
@@ -128,9 +161,13 @@ class AusterityLesson(Lesson):
     def ballot_outcome(self, state: Any, decision: str, tally: dict[str, int]) -> Any:
         return script.ranking(tally)
 
+    def on_count(self, table: Table, state: Any, decision: str, result: dict[str, Any],
+                 step: TeacherStep | None) -> Any:
+        return deciding.on_count(table, state, decision, result, step)
+
     def bot_action(self, table: Table, session: ClassSession, state: Any,
                    seat: Seat) -> dict[str, Any] | None:
-        return bots.bot_action(table, session, state, seat)
+        return None  # the bot minister plays in deciding.follow (it opens ballots too)
 
     def bot_vote(self, state: Any, seat: Seat, bag: Bag, rng: Any) -> str:
         return bots.bot_vote(state, seat, bag, rng)
@@ -138,22 +175,22 @@ class AusterityLesson(Lesson):
     def session_info(self, session: ClassSession) -> dict[str, Any]:
         from facilitator.lessons.austerity import facts
 
-        info: dict[str, Any] = {"year": script.year_of(session),
-                                "tie_rule": str(script.TIE_RULE)}
-        # The screens' part (presenters.py): each table's minister, the budget items counted
-        # this year, the open ballot's progress, and the options the screens name.
-        info.update({"austerity": facts.session_facts(session),
-                     "options": dict(session.options),
-                     "policies": bool(session.options.get("policies")),
-                     "extra_institutions": bool(session.options.get("extra_institutions")),
-                     "portfolios": bool(session.options.get("portfolios"))})
-        return info
+        # The screens' part (presenters.py): the options they name.
+        return {**info.session_info(session), **facts.session_options(session)}
+
+    def table_info(self, table: Table, state: Any) -> dict[str, Any]:
+        from facilitator.lessons.austerity import facts
+
+        # The screens' part: the budget items counted this year, a count held back.
+        return {**info.table_info(table, state), "screens": facts.table_facts(table)}
 
     def seat_info(self, session: ClassSession, seat: Seat, table: Table,
                   legal: list[dict[str, Any]]) -> dict[str, Any]:
         from facilitator.lessons.austerity import facts
 
-        return facts.seat_facts(session, seat, table)
+        core = info.seat_info(session, seat, table)
+        mine = facts.seat_facts(session, seat, table)
+        return {**core, "screens": mine["screens"], "can": {**core["can"], **mine["can"]}}
 
     def projector_context(self, view: dict[str, Any], *, join_url: str = "") -> dict[str, Any]:
         from facilitator.lessons.austerity import presenters
@@ -172,6 +209,14 @@ class AusterityLesson(Lesson):
 
     def seat_act(self, seat_id: int, message: Any, token_hash: str | None) -> Any:
         return messages.seat_act(seat_id, message, token_hash)
+
+    def teacher_act(self, session: ClassSession, message: Any) -> None:
+        messages.teacher_act(session, message)
+
+    def reports(self) -> Any:
+        from facilitator.lessons.austerity import reports
+
+        return reports
 
 
 LESSON = AusterityLesson()

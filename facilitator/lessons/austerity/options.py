@@ -13,10 +13,21 @@ from games.austerity import data
 TABLES, CLASS = "tables", "class"
 RANDOM = "random"
 DIFFICULTIES = ("easier", *data.DIFFICULTIES)
+# Each timed wait's default seconds: the minister's decisions by kind ("draw" is the window
+# for Actions before the next pair is drawn) and every table ballot (a budget item, a motion,
+# a decision the table votes on). docs/modules.md gives the pace they make.
+TIMER_KINDS = ("draw", "event", "cuts", "income", "ballot")
+DEFAULT_TIMERS: dict[str, int] = {"draw": 4, "event": 15, "cuts": 15, "income": 8,
+                                  "ballot": 30}
+TIMER_MIN, TIMER_MAX = 3, 600
+TIMER_NAMES = {"draw": gettext_lazy("Before each draw"), "event": gettext_lazy("An event"),
+               "cuts": gettext_lazy("Cuts"), "income": gettext_lazy("Income"),
+               "ballot": gettext_lazy("Each table vote")}
 DEFAULTS: dict[str, Any] = {
     "seating": TABLES, "scenario": data.ECONOMIC_CRASH, "difficulty": "easy", "country": None,
     "extra_institutions": False, "policies": False, "year_limit": None, "bots_allowed": True,
-    "bot_policy": "sensible",
+    "bot_policy": "sensible", "same_start": False, "portfolios": False,
+    "timers": DEFAULT_TIMERS,
 }
 
 
@@ -45,7 +56,7 @@ def check(options: dict[str, Any]) -> None:
         raise bad(_("Unknown difficulty."))
     if options["country"] not in (None, *data.COUNTRIES, RANDOM):
         raise bad(_("Unknown country."))
-    for flag in ("extra_institutions", "policies", "bots_allowed"):
+    for flag in ("extra_institutions", "policies", "bots_allowed", "same_start", "portfolios"):
         if not isinstance(options[flag], bool):
             raise bad(_("'%(option)s' must be yes or no.") % {"option": flag})
     limit = options["year_limit"]
@@ -56,6 +67,31 @@ def check(options: dict[str, Any]) -> None:
 
     if options["bot_policy"] not in bots.POLICIES:
         raise bad(_("Unknown bot behaviour."))
+    check_timers(options["timers"])
+
+
+def check_timers(timers: Any) -> None:
+    """Every timed wait has its seconds, a whole number from 3 to 600."""
+    if not isinstance(timers, dict) or set(timers) != set(TIMER_KINDS):
+        raise ServiceError("bad_options", _("The timers must give seconds for: %(kinds)s.")
+                           % {"kinds": ", ".join(TIMER_KINDS)})
+    for kind, seconds in timers.items():
+        if (not isinstance(seconds, int) or isinstance(seconds, bool)
+                or not TIMER_MIN <= seconds <= TIMER_MAX):
+            raise ServiceError("bad_options", _(
+                "The %(kind)s timer must be between %(low)d and %(high)d seconds.")
+                % {"kind": kind, "low": TIMER_MIN, "high": TIMER_MAX})
+
+
+def timers(options: dict[str, Any]) -> dict[str, int]:
+    """The lesson's seconds for each timed wait (a lesson stored before timers: defaults)."""
+    return {**DEFAULT_TIMERS, **(options.get("timers") or {})}
+
+
+def table_seeds(options: dict[str, Any], seeds: list[int]) -> list[int]:
+    """``same_start``: every table the first table's seed, so every table starts with the same
+    bag and the same first draws (they part once the tables' choices change the bag)."""
+    return [seeds[0]] * len(seeds) if options.get("same_start") and seeds else seeds
 
 
 def table_config(options: dict[str, Any]) -> dict[str, Any]:

@@ -119,9 +119,8 @@ def item_block(item: str, choice: str, voted: int, of: int) -> dict[str, Any]:
             "outcome_only": voted < 3}
 
 
-def seats_block(table: dict[str, Any], facts: dict[str, Any],
-                portfolio_on: bool) -> list[dict[str, Any]]:
-    chair = (facts.get("minister") or {}).get("seat")
+def seats_block(table: dict[str, Any], portfolio_on: bool) -> list[dict[str, Any]]:
+    chair = (table.get("minister") or {}).get("seat")
     out = []
     for position, seat in enumerate(table["seats"]):
         entry = {**seat, "minister": seat["seat"] == chair}
@@ -134,18 +133,21 @@ def seats_block(table: dict[str, Any], facts: dict[str, Any],
 
 def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, Any]:
     """One table as the screens show it, as of the teacher's stage."""
-    facts = (session.get("austerity") or {}).get(str(table["number"]), {})
+    facts = table.get("screens") or {}
     game = facts.get("before") or table["game"]
     stage = session["stage"]
     pending = facts.get("pending")
     item = script.STAGE_ITEMS.get(stage)
     year = year_of(session["round"])
-    minister = facts.get("minister")
+    minister = table.get("minister")
     ctx: dict[str, Any] = {
+        # The lesson's table facts (``info.table_info``: motions, modes, timer...) as they are,
+        # for the console's controls.
+        **{k: v for k, v in table.items() if k not in ("game", "seats", "screens")},
         "number": table["number"], "game": game,
         "reopened": notices.reopened_notice(table.get("reopened", ""), phone=False),
         "bag_generation": table.get("bag", ""),
-        "seats": seats_block(table, facts, bool(session.get("portfolios"))),
+        "seats": seats_block(table, bool(session.get("portfolios"))),
         "minister": minister,
         "tracks": tracks_block(game["tracks"]),
         "bag": cubes_block(game["bag"]), "bag_total": sum(game["bag"].values()),
@@ -182,7 +184,36 @@ def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, A
             ctx["no_vote"] = str(words.ITEM_NAMES[item])  # the item cannot apply here
     if stage == script.YEAR and not game["over"] and game.get("decisions"):
         ctx["decision"] = decision_block(game["decisions"][0], game)
+    voting, progress = table.get("voting"), facts.get("open")
+    if voting and progress and voting["kind"] != "budget":
+        ctx["ballot"] = {**ballot_block(voting, game, table.get("motions") or []),
+                         "voted": progress["voted"], "of": progress["of"]}
     return ctx
+
+
+def ballot_block(voting: dict[str, Any], game: dict[str, Any],
+                 motions: list[dict[str, Any]]) -> dict[str, Any]:
+    """A table ballot in the year (a motion, the Actions before a draw, or one of the
+    engine's decisions the teacher took to the table): its question and its options."""
+    decision = voting["decision"]
+    options = voting["options"]
+    if voting["kind"] == "motion":
+        motion = next((m for m in motions if m.get("decision") == decision), None)
+        question = _("Motion: %(motion)s") % {"motion": motion["label"]} if motion else _(
+            "Motion")
+        labels = [_("Yes") if o == script.YES else _("No") for o in options]
+    elif voting["kind"] == "actions":
+        question = _("Take an Action before the next draw?")
+        labels = [_("No Action now") if o == script.NONE else words.action_label(o)
+                  for o in options]
+    else:
+        found = next((d for d in game.get("decisions") or [] if d["id"] == decision), None)
+        block = decision_block(found, game) if found else None
+        question = block["prompt"] if block else ""
+        labels = [o["label"] for o in block["options"]] if block else list(options)
+    return {"decision": decision, "question": question,
+            "options": [{"index": i, "value": o, "label": label}
+                        for i, (o, label) in enumerate(zip(options, labels, strict=True))]}
 
 
 # --------------------------------------------------------------------------- the console
@@ -302,25 +333,6 @@ def projector_context(view: dict[str, Any], *, join_url: str = "") -> dict[str, 
 # --------------------------------------------------------------------------- phones
 
 
-def portfolio_block(position: int | None, game: dict[str, Any]) -> dict[str, Any] | None:
-    """The seat's portfolio and how it stands against the start of the game."""
-    if position is None:
-        return None
-    key = portfolios.portfolio_of(position)
-    track = portfolios.TRACK_OF[key]
-    history = game.get("history") or []
-    first = history[0] if history else {"tracks": game["tracks"], "bag": game["bag"]}
-    if track is None:
-        start, value = first["bag"][data.DEBT], debt_of(game)
-        change = start - value
-    else:
-        start, value = first["tracks"][track], game["tracks"][track]
-        change = value - start
-    return {"key": key, "name": str(portfolios.NAMES[key]),
-            "defends": str(portfolios.DEFENDS[key]), "start": start, "value": value,
-            "change": change, "debt": track is None}
-
-
 def phone_context(view: dict[str, Any]) -> dict[str, Any]:
     session = view["session"]
     seat = view["seat"]
@@ -335,17 +347,22 @@ def phone_context(view: dict[str, Any]) -> dict[str, Any]:
     game = view.get("game")
     if not game or "table" not in view:
         return ctx
-    table = table_context({**view["table"], "game": game}, session)
+    chair = {"nickname": seat["minister_name"]} if seat.get("minister_name") else None
+    table = table_context({**view["table"], "game": game, "minister": chair,
+                           "screens": seat.get("screens") or {}}, session)
     ctx["table"] = table
     ctx["revote"] = notices.reopened_notice(view["table"].get("reopened", ""), phone=True)
     ctx["minister"] = bool(seat.get("minister"))
-    if ctx["can"].get("decide") and not table["over"]:
-        pending = game.get("decisions") or []
-        ctx["decide"] = decision_block(pending[0], game) if pending else None
-        actions = [d for d in pending[1:] if d["action"] == "action"]
+    mine = set(ctx["can"].get("decide") or [])  # the decisions this phone answers now
+    if mine and not table["over"]:
+        pending = [d for d in game.get("decisions") or [] if d["id"] in mine]
+        main = [d for d in pending if d["action"] != "action"]
+        actions = [d for d in pending if d["action"] == "action"]
+        ctx["decide"] = decision_block(main[0], game) if main else None
         ctx["actions"] = decision_block(actions[0], game) if actions else None
-    if session.get("portfolios"):
-        ctx["portfolio"] = portfolio_block(seat.get("position"), table["game"])
+    if session.get("portfolios") and seat.get("portfolio"):
+        mine_ = seat["portfolio"]
+        ctx["portfolio"] = {**mine_, "debt": mine_["portfolio"] == portfolios.TREASURY}
     return ctx
 
 

@@ -179,8 +179,15 @@ def item_actions(item: str, choice: str) -> list[dict[str, Any]]:
     return [] if choice == NONE else [{"type": "action", "choice": choice}]
 
 
+def is_budget(decision: str) -> bool:
+    return decision.split(".")[1:2] == ["budget"]
+
+
 def count_actions(decision: str, result: dict[str, Any]) -> list[dict[str, Any]]:
-    """The engine actions of a counted item: what its winning option stands for."""
+    """The engine actions of a counted budget item: what its winning option stands for
+    (a ballot of the year is answered by the lesson's ``on_count``: ``deciding``)."""
+    if not is_budget(decision):
+        return []
     ranked = result["outcome"] if "outcome" in result else ranking(result["tally"])
     item = item_of(decision)
     return item_actions(item, winner(item, ranked)[0])
@@ -220,8 +227,20 @@ def plan_step(session: ClassSession, tables: list[Table],
                 "Table %(tables)s is still playing its year.",
                 "Tables %(tables)s are still playing their year.", len(playing)) % {
                     "tables": ", ".join(map(str, playing))}, status=409)
+    if session.stage in (YEAR, YEAR_END):
+        voting = [t.number for t in tables if bags.open_bag(t) is not None]
+        if voting:
+            raise ServiceError("tables_voting", ngettext(
+                "Table %(tables)s is still voting: count its vote first.",
+                "Tables %(tables)s are still voting: count their votes first.",
+                len(voting)) % {"tables": ", ".join(map(str, voting))}, status=409)
     stage, round_ = next_stage(session, [states[t.pk] for t in tables])
-    return StepPlan(stage, round_, finished=stage == FINAL)
+    timer = None
+    if stage in STAGE_ITEMS:
+        from facilitator.lessons.austerity.options import timers
+
+        timer = timers(session.options)["ballot"]
+    return StepPlan(stage, round_, timer=timer, finished=stage == FINAL)
 
 
 def on_step(table: Table, state: GameState, *, before: str, plan: StepPlan,

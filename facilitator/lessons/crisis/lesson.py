@@ -1,14 +1,46 @@
-"""Crisis on the new-lesson page, while only its engine exists (``games/crisis/``).
+"""Crisis as a lesson module: tables of 2 to 5 teams, each team one of the engine's players.
+A rotating captain makes the team's moves on their phone; teammates suggest; the teacher
+moves every table through the round's beats (``script``).
 
-The module is offered as "in preparation" (``playable = False``): a lesson of it cannot be
-created until its lesson side (script, seating, screens, debrief) lands in this folder.
+Offered as "in preparation" (``playable = False``) until the engine's player view lists its
+legal actions (the platform's phone view reads them) and a browser test plays it
+(docs/modules.md, "Crisis's lesson side").
 """
 
 from __future__ import annotations
 
-from django.utils.translation import gettext_lazy
+from typing import Any
 
-from facilitator.lessons.base import Lesson
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from facilitator.lessons.base import Lesson, StepPlan
+from facilitator.lessons.crisis import bots, messages, options, presenters, script
+from facilitator.lessons.crisis.forms import OptionsForm
+from facilitator.models import ClassSession, Seat, Table, TeacherStep
+from facilitator.seating import SeatingPlan, even_split
+from games.crisis.state import OVER
+
+FEWEST_TEAMS, MOST_TEAMS = 2, 5
+
+
+def seating_plan(students: int, fill: str | None, team_size: int) -> SeatingPlan | None:
+    """Teams of ``team_size`` at tables of 2 to 5 teams, as few tables as possible and as even
+    as possible (30 in teams of 3: two tables of five teams). Bots (``fill="bots"``) complete
+    the last team and, if needed, make up a second team; without them the class must split
+    into whole teams at whole tables."""
+    if students < 1:
+        return None
+    teams = -(-students // team_size)
+    if fill != "bots" and teams * team_size != students:
+        return None
+    if fill == "bots":
+        teams = max(teams, FEWEST_TEAMS)
+    split = even_split(teams, FEWEST_TEAMS, MOST_TEAMS)
+    if split is None:
+        return None
+    seats = [n * team_size for n in split]
+    return SeatingPlan(seats, bots=sum(seats) - students, party_size=team_size)
 
 
 class CrisisLesson(Lesson):
@@ -18,10 +50,96 @@ class CrisisLesson(Lesson):
     summary = gettext_lazy("Teams run companies in a country on the edge of bankruptcy: every "
                            "round they choose between private profit and keeping the country "
                            "afloat.")
-    duration = gettext_lazy("7 rounds, about 90 minutes")
+    duration = gettext_lazy("7 rounds in about 75 minutes with 30-second turns, or a shorter "
+                            "game of 5 rounds")
     group_sizes = gettext_lazy("Tables of 2 to 5 teams of 2 to 4 students")
     students_do = gettext_lazy("A rotating captain places managers, plans production and exports;"
                                " teammates suggest moves from their phones.")
+    default_options = options.DEFAULTS
+    options_form = OptionsForm
+    seat_messages = messages.SEAT
+    teacher_messages = messages.TEACHER
+    first_stage = script.FIRST_STAGE
+    stage_names = script.STAGE_NAMES
+    templates = {"phone": "crisis/phone/screen.html", "console": "crisis/projector/board.html",
+                 "progress": "crisis/projector/progress.html",
+                 "result": "crisis/reports/_result.html"}
+
+    def check_options(self, options_: dict[str, Any]) -> None:
+        super().check_options(options_)
+        options.check(options_)
+
+    def seating(self, students: int, fill: str | None,
+                options_: dict[str, Any]) -> SeatingPlan | None:
+        return seating_plan(students, fill, int(options_.get("team_size") or 3))
+
+    def seating_error(self, students: int, fill: str | None, options_: dict[str, Any]) -> str:
+        size = int(options_.get("team_size") or 3)
+        if fill != "bots":
+            return ngettext(
+                "%(n)d student cannot be split into teams of %(size)d at tables of 2 to 5 "
+                "teams. Let bots fill the empty places, or choose another team size.",
+                "%(n)d students cannot be split into teams of %(size)d at tables of 2 to 5 "
+                "teams. Let bots fill the empty places, or choose another team size.",
+                students) % {"n": students, "size": size}
+        return ngettext("%(n)d student cannot be seated that way.",
+                        "%(n)d students cannot be seated that way.", students) % {"n": students}
+
+    def party_name(self, index: int) -> str:
+        return _("Team %(letter)s") % {"letter": "ABCDE"[index]}
+
+    def table_config(self, names: list[str], options_: dict[str, Any]) -> dict[str, Any]:
+        return options.table_config(names, options_)
+
+    def bot_policy(self, options_: dict[str, Any]) -> str:
+        return str(options_.get("bot_policy") or "sensible")
+
+    def plan_step(self, session: ClassSession, tables: list[Table],
+                  states: dict[int, Any]) -> StepPlan:
+        return script.plan_step(session, tables, states)
+
+    def on_step(self, table: Table, state: Any, *, before: str, plan: StepPlan,
+                step: TeacherStep) -> Any:
+        return script.on_step(table, state, before=before, plan=plan, step=step)
+
+    def live(self, state: Any) -> bool:
+        return state.phase != OVER
+
+    def bot_action(self, table: Table, session: ClassSession, state: Any,
+                   seat: Seat) -> dict[str, Any] | None:
+        return bots.bot_action(table, session, state, seat)
+
+    def automatic_action(self, seats: list[Seat], state: Any) -> dict[str, Any] | None:
+        return bots.automatic_action(seats, state)
+
+    def session_info(self, session: ClassSession) -> dict[str, Any]:
+        return {"crisis_round": script.play.round_of(session),
+                "rounds": script.rounds_of(session), "next_label": str(script.next_label(session)),
+                "crisis_tables": presenters.table_extras(session)}
+
+    def seat_info(self, session: ClassSession, seat: Seat, table: Table,
+                  legal: list[dict[str, Any]]) -> dict[str, Any]:
+        data = presenters.seat_data(session, seat, table)
+        return {"can": {"move": data["captain"] and bool(data["choices"] or data["planner"]),
+                        "suggest": not data["captain"] and bool(data["decision"])},
+                "crisis": data}
+
+    def projector_context(self, view: dict[str, Any], *, join_url: str = "") -> dict[str, Any]:
+        return presenters.projector_context(view, join_url=join_url)
+
+    def phone_context(self, view: dict[str, Any]) -> dict[str, Any]:
+        return presenters.phone_context(view)
+
+    def seat_act(self, seat_id: int, message: Any, token_hash: str | None) -> Any:
+        return messages.seat_act(seat_id, message, token_hash)
+
+    def teacher_act(self, session: ClassSession, message: Any) -> None:
+        messages.teacher_act(session, message)
+
+    def reports(self) -> Any:
+        from facilitator.lessons.crisis import debrief
+
+        return debrief
 
 
 LESSON = CrisisLesson()

@@ -1,14 +1,24 @@
-"""Poleconomy on the new-lesson page, while only its engine exists (``games/poleconomy/``).
+"""Poleconomy as a lesson module: the teacher is the game master, every player (a student or
+a team of 2 to 4 with a rotating captain) sends sealed orders from their phone each round,
+and Parliament consents in a secret ballot weighted by electoral votes.
 
-The module is offered as "in preparation" (``playable = False``): a lesson of it cannot be
-created until its lesson side (script, seating, screens, debrief) lands in this folder.
+Offered as "in preparation" (``playable = False``) until its screens, replay and debrief are
+complete; its script, seating, orders, consent ballot and the game master's actions work
+(``tests/facilitator/test_poleconomy_lesson*.py``). Design: ``docs/modules.md``, Poleconomy.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import gettext_lazy
 
-from facilitator.lessons.base import Lesson
+from facilitator.lessons.base import Ballot, Lesson, StepPlan
+from facilitator.lessons.poleconomy import messages, options, presenters, script
+from facilitator.lessons.poleconomy.forms import OptionsForm
+from facilitator.models import ClassSession, Seat, Table, TeacherStep
+from facilitator.seating import SeatingPlan
+from games.poleconomy.state import OVER
 
 
 class PoleconomyLesson(Lesson):
@@ -22,6 +32,108 @@ class PoleconomyLesson(Lesson):
                                "game master")
     students_do = gettext_lazy("Students send sealed orders from their phones each round; "
                                "Parliament votes in secret, weighted by electoral votes.")
+    default_options = options.DEFAULTS
+    options_form = OptionsForm
+    teacher_urls = "facilitator.lessons.poleconomy.urls"
+    templates = {"phone": "poleconomy/phone.html", "console": "poleconomy/console.html",
+                 "progress": "poleconomy/progress.html",
+                 "result": "poleconomy/reports/_result.html"}
+    seat_messages = messages.SEAT
+    teacher_messages = messages.TEACHER
+    first_stage = script.FIRST_STAGE
+    stage_names = script.STAGE_NAMES
+
+    def check_options(self, options_: dict[str, Any]) -> None:
+        super().check_options(options_)
+        options.check({**options.DEFAULTS, **options_})
+
+    def seating(self, students: int, fill: str | None,
+                options_: dict[str, Any]) -> SeatingPlan | None:
+        size = int(options_.get("team_size", 1))
+        if fill == "pairs" and size > 1:
+            return None
+        return options.seating(students, fill, size)
+
+    def seating_error(self, students: int, fill: str | None, options_: dict[str, Any]) -> str:
+        return options.seating_error(students, fill, int(options_.get("team_size", 1)))
+
+    def table_config(self, names: list[str], options_: dict[str, Any]) -> dict[str, Any]:
+        return options.table_config(names, {**options.DEFAULTS, **options_})
+
+    def bot_policy(self, options_: dict[str, Any]) -> str:
+        return str(options_.get("bot_policy") or options.DEFAULTS["bot_policy"])
+
+    def stage_id(self, session: ClassSession) -> str:
+        return script.stage_id(session)
+
+    def plan_step(self, session: ClassSession, tables: list[Table],
+                  states: dict[int, Any]) -> StepPlan:
+        return script.plan_step(session, tables, states)
+
+    def on_step(self, table: Table, state: Any, *, before: str, plan: StepPlan,
+                step: TeacherStep) -> Any:
+        return script.on_step(table, state, before=before, plan=plan, step=step)
+
+    def live(self, state: Any) -> bool:
+        return state.phase != OVER
+
+    def ballot_for(self, session: ClassSession, state: Any) -> Ballot | None:
+        """None: the consent bag is the lesson's to count (at the close, after the orders),
+        never the platform's when it fills, and the lesson casts its bots' tokens itself."""
+        return None
+
+    def ballot_decision(self, session: ClassSession, kind: str) -> str:
+        from django.utils.translation import gettext as _
+
+        from facilitator.errors import ServiceError
+
+        raise ServiceError("bad_kind", _("Unknown vote."))
+
+    def ballot_action(self, decision: str, player: str) -> dict[str, Any] | None:
+        return None  # the engine's receipts would be per item: the bag's are the platform's
+
+    def count_action(self, decision: str, result: dict[str, Any]) -> list[dict[str, Any]]:
+        return script.count_actions(decision, result)
+
+    def ballot_outcome(self, state: Any, decision: str, tally: dict[str, int]) -> Any:
+        return script.carried(state, tally)
+
+    def bot_action(self, table: Table, session: ClassSession, state: Any,
+                   seat: Seat) -> dict[str, Any] | None:
+        """None: a bot's orders wait with everyone's for the close (``rounds.bot_turn``
+        writes them, and casts its token in Parliament's bag)."""
+        from facilitator.lessons.poleconomy import rounds
+        from facilitator.services.sessions import last_step
+
+        rounds.bot_turn(table, session.round, session.stage, state, seat, last_step(session))
+        return None
+
+    def session_info(self, session: ClassSession) -> dict[str, Any]:
+        return {"beats": script.beats_shown(session) if session.stage == script.REPLAY else 0}
+
+    def seat_info(self, session: ClassSession, seat: Seat, table: Table,
+                  legal: list[dict[str, Any]]) -> dict[str, Any]:
+        return presenters.seat_info(session, seat, table)
+
+    def projector_context(self, view: dict[str, Any], *, join_url: str = "") -> dict[str, Any]:
+        return presenters.projector_context(view, join_url=join_url)
+
+    def phone_context(self, view: dict[str, Any]) -> dict[str, Any]:
+        return presenters.phone_context(view)
+
+    def undone_notice(self, session: dict[str, Any]) -> str:
+        return presenters.undone_notice(session)
+
+    def seat_act(self, seat_id: int, message: Any, token_hash: str | None) -> Any:
+        return messages.seat_act(seat_id, message, token_hash)
+
+    def teacher_act(self, session: ClassSession, message: Any) -> None:
+        messages.teacher_act(session, message)
+
+    def reports(self) -> Any:
+        from facilitator.lessons.poleconomy.reports import DEBRIEF
+
+        return DEBRIEF
 
 
 LESSON = PoleconomyLesson()

@@ -36,6 +36,7 @@ class StateInClassLesson(Lesson):
         "phone": "state_in_class/phone/_screen.html",
         "console": "state_in_class/projector/_board.html",
         "progress": "state_in_class/projector/_progress.html",
+        "result": "state_in_class/reports/_result.html",
     }
     seat_messages = messages.SEAT
     teacher_messages = messages.TEACHER

@@ -1,0 +1,328 @@
+"""What Crisis's screens show: a team's phone (its own board, the captain's moves, the
+teammates' suggestions, the production planner) and the projector (every table's board).
+
+Nothing here reveals an outcome before the teacher reaches it: at Evaluation the engine has
+already drawn the next round's Event and charged its interest (``play``), so both screens show
+that round's Evaluation from its history — never the next Event, and phones not the team's
+board — until the teacher opens the next round.
+"""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from facilitator import parties
+from facilitator.lessons.crisis import play, script, words
+from facilitator.lessons.crisis import services as crisis
+from facilitator.log import load_state
+from facilitator.models import ClassSession, Seat, Table
+from games import crisis as engine
+from games.crisis import board, cards
+from games.crisis.state import GameState
+
+CLOSING_HINTS = {
+    play.PLAN: gettext_lazy("Next places every Manager not yet placed on Government Subsidy "
+                            "(no Penalty) and takes each open choice's first option."),
+    play.PRODUCE: gettext_lazy("Next gives every team without a confirmed plan the suggested "
+                               "plan."),
+    play.EXPORT: gettext_lazy("Next passes for every team still on Exports."),
+}
+ANSWERS = {"place": ("place",), "resolve": ("resolve",), "produce": ("produce",),
+           "export": ("pass", "export", "black_market")}
+
+
+def as_json(action: dict[str, Any]) -> str:
+    return json.dumps({k: v for k, v in action.items() if k != "player"}, sort_keys=True)
+
+
+def choice(action: dict[str, Any], game: dict[str, Any]) -> dict[str, Any]:
+    return {"label": words.move(action, game), "action": as_json(action),
+            "type": action["type"]}
+
+
+def group_of(action: dict[str, Any]) -> str:
+    """The heading a move's button sits under on the phone: its board location, or for an
+    Exports turn the contracts, the black market and passing."""
+    if action["type"] == "place":
+        location = board.LOCATION_OF[action["space"]]
+        spaces = dict(board.LOCATIONS)[location]
+        return words.location(location) if len(spaces) > 1 else ""
+    if action["type"] == "export":
+        return _("Export on a contract (VP and credits)")
+    if action["type"] == "black_market":
+        return _("Black market (double credits, no VP)")
+    return ""
+
+
+def grouped(choices: list[tuple[dict[str, Any], dict[str, Any]]]) -> list[dict[str, Any]]:
+    groups: list[dict[str, Any]] = []
+    for action, shown in choices:
+        name = group_of(action)
+        if not groups or groups[-1]["name"] != name:
+            groups.append({"name": name, "choices": []})
+        groups[-1]["choices"].append(shown)
+    return groups
+
+
+# ------------------------------------------------------------------ a team's phone
+
+
+def planner(state: GameState, seat: Seat, table: Table, decision: str,
+            game: dict[str, Any]) -> dict[str, Any]:
+    """The production planner of one member: its draft, the engine's preview (or its reason
+    in plain words), and the taps that change the draft."""
+    team = seat.player_name
+    p = state.player(team)
+    draft = crisis.draft_of(table, seat, decision)
+    preview = engine.preview_production(state, team, draft)
+    seated = {t: (e["company"], slot) for e in draft for slot in ("staff", "bonus")
+              for t in e[slot]}
+    rows = []
+    for company in p.companies:
+        entry = next((e for e in draft if e["company"] == company), None)
+        rows.append({**words.company(company), "active": entry is not None,
+                     "staff_tiles": [{"id": t, "name": words.employee(t)}
+                                     for t in (entry or {}).get("staff", [])],
+                     "bonus_tiles": [{"id": t, "name": words.employee(t)}
+                                     for t in (entry or {}).get("bonus", [])]})
+    return {
+        "decision": decision, "companies": rows,
+        "employees": [{"id": t, "name": words.employee(t), "at": seated.get(t, (None, None))[0],
+                       "slot": seated.get(t, (None, None))[1]} for t in p.employees],
+        "ok": preview["ok"],
+        "error": "" if preview["ok"] else crisis.plan_error(preview),
+        "output": [words.amount_of(n, w) for w, n in preview.get("output", {}).items()],
+        "inputs": [words.amount_of(n, w) for w, n in preview.get("inputs", {}).items()],
+        "kept": [words.amount_of(n, w) for w, n in preview.get("kept", {}).items()
+                 if n != preview.get("output", {}).get(w)],
+        "confirm": as_json({"type": "produce", "plan": draft}),
+        "empty": not draft,
+    }
+
+
+def seat_data(session: ClassSession, seat: Seat, table: Table) -> dict[str, Any]:
+    """What one member's phone needs beyond the engine's view of its team (``seat_info``)."""
+    state = load_state(table)
+    team = seat.player_name
+    game = engine.view(state, "public")
+    seats = list(table.seats.all())
+    mine = play.team_decisions(session, state, team)
+    legal = engine.legal_actions(state, team) if mine or play.may_act_any_time(
+        session, state, team) else []
+    now = mine[0] if mine else None
+    answering = [a for a in legal
+                 if now is not None and a["type"] in ANSWERS[now.kind] and now.kind != "produce"]
+    choices = [choice(a, game) for a in answering]
+    any_time = [choice(a, game) for a in legal if a["type"] in play.ANY_TIME] \
+        if play.may_act_any_time(session, state, team) else []
+    suggestions = [{"nickname": s.seat.nickname, "mine": s.seat_id == seat.pk,
+                    **choice(s.action, game)}
+                   for s in crisis.team_suggestions(table, state, team)
+                   if now is not None and s.decision == now.id and
+                   (s.action["type"] != "produce" or s.seat_id != seat.pk)]
+    held = play.held_move(table, state)
+    return {
+        "team": team, "letter": words.team_letter(state.names, team),
+        "captain": parties.is_captain(seat, seats, play.round_of(session)),
+        "decision": now.id if now else "", "kind": now.kind if now else "",
+        "space": words.space(now.params.get("space", ""), game)
+        if now is not None and now.kind == "resolve" else "",
+        "choices": choices, "groups": grouped(list(zip(answering, choices, strict=True))),
+        "any_time": any_time, "suggestions": suggestions,
+        "planner": planner(state, seat, table, now.id, game)
+        if now is not None and now.kind == "produce" else None,
+        "held": words.move(held.action, game) if held and held.action.get("player") == team
+        else "",
+        "turn_left": play.turn_left(table, session, state) if now is not None else None,
+        "waiting_for": [words.team_letter(state.names, d.deciders[0])
+                        for d in play.stage_decisions(session, state)],
+    }
+
+
+def team_board(game: dict[str, Any], team: str) -> dict[str, Any]:
+    p = game["players"][team]
+    return {
+        "name": team, "letter": words.team_letter(list(game["players"]), team),
+        "credits": p["credits"], "vp": p["vp"], "loans": p["loans"], "penalty": p["penalty"],
+        "managers": p["managers"],
+        "warehouse": [{"name": words.resource(r), "n": n, "most": cards.WAREHOUSE[r]}
+                      for r, n in p["warehouse"].items()],
+        "companies": [words.company(c) for c in p["companies"]],
+        "employees": [words.employee(t) for t in p["employees"]],
+        "hand_size": p["hand_size"], "played_influence": p["played_influence"],
+    }
+
+
+def evaluation_of(game: dict[str, Any], round_: int) -> dict[str, Any] | None:
+    """Round ``round_``'s Evaluation from the public history (None before it happened)."""
+    entry = next((h for h in game.get("history", []) if h.get("round") == round_), None)
+    if not entry or "evaluation" not in entry:
+        return None
+    ev = entry["evaluation"]
+    names = list(game["players"])
+    return {"goal": ev["goal"], "delta": ev["delta"], "status": entry.get("status"),
+            "status_start": entry.get("status_start"),
+            "teams": [{"name": n, "letter": words.team_letter(names, n), "vp": ev["vp"][n],
+                       "difference": ev["differences"][n], "met": ev["differences"][n] >= 0}
+                      for n in names],
+            "bankrupt": (entry.get("status") or 0) < 0}
+
+
+def phone_context(view: dict[str, Any]) -> dict[str, Any]:
+    session, seat = view["session"], view["seat"]
+    game = view.get("game") or {}
+    data = seat.get("crisis") or {}
+    stage, round_ = session["stage"], session.get("crisis_round", 1)
+    context: dict[str, Any] = {"session": session, "seat": seat, "table": view.get("table"),
+                               "can": view.get("can", {}), "stage_name": str(
+                                   script.STAGE_NAMES.get(stage, stage)),
+                               "rounds": session.get("rounds", cards.ROUNDS), "round": round_}
+    if not game or "players" not in game:
+        return context
+    team = data.get("team") or game.get("me")
+    if stage == play.EVALUATION:
+        context["evaluation"] = evaluation_of(game, round_)
+    elif stage == play.FINAL:
+        context["final"] = True
+    if team in game["players"] and stage not in (play.EVALUATION,):
+        context["me"] = team_board(game, team)
+        context["hand"] = [words.influence(c) for c in game.get("hand", [])]
+    if stage not in (play.EVALUATION, play.FINAL):
+        context["event"] = words.event(game.get("event"))
+        context["goal"] = game.get("goal")
+    context["crisis"] = data
+    context["over"] = bool(game.get("over"))
+    context["letter"] = data.get("letter") or (
+        words.team_letter(list(game["players"]), team) if team else "")
+    return context
+
+
+# ------------------------------------------------------------------ the projector
+
+
+def table_extras(session: ClassSession) -> dict[int, dict[str, Any]]:
+    """Per table: the open turn's seconds left, whether the round's last move is held, and
+    at the end the lesson's final ranking (``scoring``)."""
+    from facilitator.lessons.crisis import scoring
+
+    out: dict[int, dict[str, Any]] = {}
+    for table in session.tables.all():
+        state = load_state(table)
+        out[table.number] = {"turn_left": play.turn_left(table, session, state),
+                             "held": play.held_move(table, state) is not None}
+        if session.stage == play.FINAL:
+            scores = scoring.final_scores(table, state, script.rounds_of(session))
+            out[table.number]["final"] = ranking(state.names, scores)
+    return out
+
+
+def ranking(names: list[str], scores: dict[str, Any]) -> list[dict[str, Any]]:
+    rows = [{"name": n, "letter": words.team_letter(names, n), "score": s["score"],
+             "place": s.get("place"), "eligible": s["eligible"], "winner": s.get("winner"),
+             **s["score_breakdown"]} for n, s in scores.items()]
+    return sorted(rows, key=lambda r: (r["place"] is None, r["place"] or 0, r["name"]))
+
+
+def captains(roster: list[dict[str, Any]], round_: int) -> dict[str, str]:
+    """Each team's captain this round, from the roster (connected flags), by the platform's
+    rotation (``facilitator.parties.captain``)."""
+    teams: dict[str, list[Any]] = {}
+    for r in roster:
+        if not r["removed"]:
+            teams.setdefault(r["name"], []).append(SimpleNamespace(
+                pk=r["seat"], is_bot=r["bot"], nickname=r["nickname"]))
+    online = {r["seat"] for r in roster if r["connected"]}
+    return {name: chosen.nickname for name, members in teams.items()
+            if (chosen := parties.captain(members, round_, online)) is not None}
+
+
+def placements(game: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every board location with the Managers on it (team letters), in the board's order."""
+    names = list(game["players"])
+    placed = game.get("placements") or {}
+    closed = set(game.get("mods", {}).get("closed", []))
+    rows = []
+    for loc, spaces in board.LOCATIONS:
+        letters = [words.team_letter(names, n) for s in spaces for n in placed.get(s, [])]
+        rows.append({"id": loc, "name": words.location(loc), "letters": letters,
+                     "closed": loc in closed})
+    return rows
+
+
+def projector_table(table: dict[str, Any], session: dict[str, Any],
+                    extras: dict[str, Any]) -> dict[str, Any]:
+    game = table["game"]
+    stage, round_ = session["stage"], session.get("crisis_round", 1)
+    names = list(game["players"])
+    heads = captains(table["seats"], round_)
+    turn = next((d["deciders"][0] for d in game.get("waiting", [])
+                 if d.get("kind") in play.TURN_KINDS), None) \
+        if stage in (play.PLAN, play.EXPORT) and game.get("round") == round_ else None
+    evaluation = evaluation_of(game, round_) if stage == play.EVALUATION else None
+    final = extras.get("final") if stage == play.FINAL else None
+    teams = []
+    for n in names:
+        p = game["players"][n]
+        teams.append({"name": n, "letter": words.team_letter(names, n),
+                      "captain": heads.get(n, ""), "credits": p["credits"], "vp": p["vp"],
+                      "loans": p["loans"], "companies": len(p["companies"]),
+                      "employees": len(p["employees"]), "hand_size": p["hand_size"],
+                      "turn": n == turn and stage in play.STAGE_PHASES,
+                      "order": game["order"].index(n) + 1})
+    teams.sort(key=lambda t: t["order"])
+    show_now = stage not in (play.EVALUATION, play.FINAL)
+    return {
+        "number": table["number"], "teams": teams, "turn": words.team_letter(names, turn)
+        if turn else "", "turn_left": extras.get("turn_left"), "held": extras.get("held"),
+        "event": words.event(game.get("event")) if show_now else None,
+        "goal": game.get("goal") if show_now else (evaluation or {}).get("goal"),
+        "status": game["status"] if show_now else (evaluation or {}).get("status",
+                                                                         game["status"]),
+        "zone": words.zone(game["zone"]), "zone_id": game["zone"],
+        "level": game.get("level"), "places": placements(game) if show_now else [],
+        "closed": [words.location(c) for c in game.get("mods", {}).get("closed", [])]
+        if show_now else [],
+        "companies": [words.company(c) if c else None for c in game["board"]["companies"]],
+        "employees": [words.employee(t) if t else "—" for t in game["board"]["employees"]],
+        "contracts": [words.contract(c) for c in game["board"]["contracts"][:8]],
+        "future": [words.contract(c) for c in game["board"]["contracts"][8:]],
+        "exports": [words.team_letter(names, n) for n in game.get("exports", [])],
+        "producing": [words.team_letter(names, d["deciders"][0]) for d in game.get("waiting", [])
+                      if d.get("kind") == "produce"] if stage == play.PRODUCE else [],
+        "evaluation": evaluation, "final": final, "bankrupt": game.get("bankrupt"),
+        "over": game.get("over"),
+    }
+
+
+def track(status: int | None) -> list[dict[str, Any]]:
+    """The Crisis track 0–45 in its zones, the current step marked."""
+    from games.crisis import data
+
+    return [{"n": n, "zone": data.zone(n), "on": n == status} for n in range(0, 46)]
+
+
+def projector_context(view: dict[str, Any], *, join_url: str = "") -> dict[str, Any]:
+    session = view["session"]
+    extras = session.get("crisis_tables", {})
+    tables = [projector_table(t, session, extras.get(t["number"], {}))
+              for t in view["tables"] if "players" in t["game"]]
+    for t in tables:
+        t["track"] = track(t["status"])
+    stage = session["stage"]
+    waiting = any(t["turn"] or t.get("producing") for t in tables)
+    return {"session": session, "tables": tables,
+            "closing_hint": str(CLOSING_HINTS.get(stage, "")) if waiting else "",
+            "lobby": view.get("lobby"),
+            "join_url": join_url, "join_code": session.get("join_code") or "",
+            "next_label": session.get("next_label") or _("Next"),
+            "stage_name": str(script.STAGE_NAMES.get(stage, stage)),
+            "stages": [{"id": s, "name": str(script.STAGE_NAMES[s]), "current": s == stage}
+                       for s in script.ORDER],
+            "rounds": range(1, int(session.get("rounds", cards.ROUNDS)) + 1),
+            "round": session.get("crisis_round", 1), "grid": len(tables) > 1,
+            "timed": any(t["turn_left"] is not None for t in tables)}

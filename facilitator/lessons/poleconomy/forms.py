@@ -1,0 +1,31 @@
+"""Poleconomy's options on the new-lesson page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from facilitator.lessons.poleconomy import options as lesson_options
+
+
+class OptionsForm(forms.Form):
+    rounds = forms.TypedChoiceField(
+        label=_("Rounds"), coerce=int, initial=lesson_options.DEFAULTS["rounds"],
+        choices=[(n, str(n)) for n in range(4, 21)],
+        help_text=_("About 4 minutes a round: 12 rounds fill a 50-minute lesson."))
+    team_size = forms.TypedChoiceField(
+        label=_("Players"), coerce=int, initial=1,
+        choices=[(1, _("Each student plays alone")), (2, _("Teams of 2")),
+                 (3, _("Teams of 3")), (4, _("Teams of 4"))],
+        help_text=_("A team's captain sends its orders; teammates see them and suggest."))
+    bots_allowed = forms.BooleanField(
+        label=_("Bots may fill empty places"), required=False, initial=True,
+        help_text=_("A bot sends its own orders every round; bots are marked as bots."))
+
+    def options(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {"rounds": data["rounds"], "team_size": data["team_size"],
+                "bots_allowed": data["bots_allowed"],
+                "bot_policy": lesson_options.DEFAULTS["bot_policy"]}

@@ -1,0 +1,85 @@
+"""Poleconomy's lesson options, their checks, the seating of a class and a table's config."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from facilitator.errors import ServiceError
+from facilitator.seating import SeatingPlan, even_split
+from games.poleconomy import bots as engine_bots
+
+SMALLEST, LARGEST = 3, 6  # players (a student or a team) at one table
+TEAM_SIZES = (1, 2, 3, 4)
+ROUNDS = (1, 30)
+DEFAULTS: dict[str, Any] = {"rounds": 12, "team_size": 1, "bots_allowed": True,
+                            "bot_policy": "builder"}
+
+
+def check(options: dict[str, Any]) -> None:
+    """``ServiceError("bad_options")`` for an option the engine or the lesson cannot run."""
+    def whole(value: Any) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool)
+
+    if not whole(options["rounds"]) or not ROUNDS[0] <= options["rounds"] <= ROUNDS[1]:
+        raise ServiceError("bad_options", _("The number of rounds must be between 1 and 30."))
+    if not whole(options["team_size"]) or options["team_size"] not in TEAM_SIZES:
+        raise ServiceError("bad_options", _("A player is one student or a team of 2 to 4."))
+    if not isinstance(options["bots_allowed"], bool):
+        raise ServiceError("bad_options", _("'%(option)s' must be yes or no.")
+                           % {"option": "bots_allowed"})
+    if options["bot_policy"] not in engine_bots.POLICIES:
+        raise ServiceError("bad_options", _("Unknown bot behaviour."))
+
+
+def seating(students: int, fill: str | None, team_size: int) -> SeatingPlan | None:
+    """Tables of 3 to 6 players, a player being one student or a team of ``team_size``.
+
+    Students who fill whole players sit evenly; otherwise ``fill="bots"`` adds the fewest bots
+    (a short last team is completed by bots, then bots play whole players until the class
+    splits), and ``fill="pairs"`` lets students share a phone (single players only)."""
+    if students < 1:
+        return None
+    if team_size == 1:
+        from facilitator.seating import plan
+
+        return plan(students, fill, SMALLEST, LARGEST)
+    players, short = divmod(students, team_size)
+    if short == 0 and (split := even_split(players, SMALLEST, LARGEST)) is not None:
+        return SeatingPlan([n * team_size for n in split], party_size=team_size)
+    if fill != "bots":
+        return None
+    players += 1 if short else 0
+    while even_split(players, SMALLEST, LARGEST) is None:
+        players += 1
+    split = even_split(players, SMALLEST, LARGEST) or []
+    seats = [n * team_size for n in split]
+    return SeatingPlan(seats, bots=sum(seats) - students, party_size=team_size)
+
+
+def seating_error(students: int, fill: str | None, team_size: int) -> str:
+    if fill is None:
+        if team_size == 1:
+            return ngettext(
+                "%(n)d student cannot be split into tables of 3 to 6 players. Fill the gaps "
+                "with bots, or let some students share a phone.",
+                "%(n)d students cannot be split into tables of 3 to 6 players. Fill the gaps "
+                "with bots, or let some students share a phone.", students) % {"n": students}
+        return ngettext(
+            "%(n)d student cannot be split into teams of %(size)d at tables of 3 to 6 "
+            "players. Fill the gaps with bots.",
+            "%(n)d students cannot be split into teams of %(size)d at tables of 3 to 6 "
+            "players. Fill the gaps with bots.", students) % {"n": students, "size": team_size}
+    if fill == "pairs" and team_size > 1:
+        return _("Teams cannot share phones: fill the gaps with bots.")
+    return ngettext("%(n)d student cannot be seated that way.",
+                    "%(n)d students cannot be seated that way.", students) % {"n": students}
+
+
+def table_config(names: list[str], options: dict[str, Any]) -> dict[str, Any]:
+    """The engine config of one table: its players in seat order and the lesson's length.
+    Parliament consents by secret ballot (``consent_mode`` "ballot", the engine's default)."""
+    return {"players": list(names), "rounds": int(options["rounds"]),
+            "consent_mode": "ballot"}

@@ -1,0 +1,485 @@
+"""What each screen shows of a Poleconomy lesson, as template context.
+
+- The projector (the console's board): public game data only. During the replay it shows the
+  board as it stood before the round and the round's events up to the teacher's beat; the
+  board after the round only once every beat is shown. The proposal is public once the orders
+  open; its press release only once the game master approved it. Never an order, never who
+  consented.
+- The game master's panel (``master``): who has sent orders and each player's latest orders
+  as they arrive, the phones' requests. It is folded away on the console until the teacher
+  opens it on the laptop (``docs/modules.md``, Poleconomy: the projector shows the console).
+- A phone: its player's own view, its latest orders, the reachable squares with their
+  consequences, the proposal, and for the Prime Minister the proposal form.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from facilitator import bags, notices, parties
+from facilitator.lessons.poleconomy import events, orderform, rounds, script
+from facilitator.lessons.poleconomy.models import PoliticsRequest, RoundBoard, Suggestion
+from facilitator.log import load_state
+from facilitator.models import ClassSession, Seat, Table
+from games.poleconomy import data
+from games.poleconomy import forms as engine_forms
+from games.poleconomy.state import ORDERS
+
+ROLE_MARKS = {"pm": "PM", "minister": "M", "government": "G"}
+
+
+def role_name(role: str | None) -> str:
+    return {"pm": _("Prime Minister"), "minister": _("Cabinet Minister"),
+            "government": _("Government")}.get(role or "", _("Opposition"))
+
+
+def money(n: int) -> str:
+    return f"${n:,}"
+
+
+def proposal_lines(items: dict[str, Any]) -> list[str]:
+    """The proposal in words, one line per item."""
+    out = []
+    if "salaries" in items:
+        sal = items["salaries"]
+        parts = [_("the Prime Minister $%(pm)d") % {"pm": sal["pm"]}] if "pm" in sal else []
+        parts += [_("%(name)s $%(n)d") % {"name": name, "n": amount}
+                  for name, amount in sal.get("ministers", {}).items()]
+        out.append(_("Salaries: %(list)s") % {"list": "; ".join(parts)})
+    if "tax" in items:
+        out.append(tax_line(items["tax"]))
+    for pay in items.get("payments", []):
+        out.append(_("The Treasury pays $%(n)d to %(to)s") % {"n": pay["amount"],
+                                                              "to": pay["to"]})
+    return out
+
+
+def tax_line(rule: dict[str, Any]) -> str:
+    text = _("Tax: $%(n)d a Company") % {"n": rule.get("per_company", 0)}
+    if rule.get("flat"):
+        text += " + " + _("$%(n)d each") % {"n": rule["flat"]}
+    if rule.get("companies_at_least"):
+        text += ", " + _("only with %(n)d Companies or more") % {
+            "n": rule["companies_at_least"]}
+    if rule.get("bi_at_least"):
+        text += ", " + _("only with a Basic Income of $%(n)d or more") % {
+            "n": rule["bi_at_least"]}
+    if rule.get("exempt"):
+        text += ", " + _("except %(names)s") % {"names": ", ".join(rule["exempt"])}
+    return text
+
+
+def players_rows(game: dict[str, Any], sent: set[str]) -> list[dict[str, Any]]:
+    return [{**p, "square": events.square(p["position"]),
+             "mark": ROLE_MARKS.get(p["role"] or "", ""), "role_name": role_name(p["role"]),
+             "firm_names": [events.square(f) for f in p["firms"]],
+             "companies": sum(1 for f in p["firms"] if f in data.COMPANIES),
+             "advertisers": sum(1 for f in p["firms"] if f in data.ADVERTISERS),
+             "sent_now": p["name"] in sent}
+            for p in game["players"]]
+
+
+def final_rows(game: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """Once the game is over: each player's score (assets valued at the last multiplier),
+    best first, with the winners marked; None before."""
+    final = game.get("final")
+    if not game.get("over") or not final:
+        return None
+    rows = [{"name": name, "score": v["score"], "winner": name in final["winners"],
+             **v["breakdown"]} for name, v in final["players"].items()]
+    return sorted(rows, key=lambda r: -r["score"])
+
+
+def over_text(game: dict[str, Any]) -> str:
+    return {"treasury": _("The Treasury could not pay: everyone loses."),
+            "bank": _("The Bank ran out of money: the game ends."),
+            "rounds": _("The last round is over."),
+            "agreed": _("The players agreed to end the game.")}.get(
+        game.get("over_reason") or "", "")
+
+
+def index_info(game: dict[str, Any]) -> dict[str, Any]:
+    index = game["index"]
+    return {**index, "effect_name": events.effect_name(index["effect"]),
+            "arrow": "↻" if index["direction"] == data.CLOCKWISE else "↺",
+            "direction_name": _("clockwise: prices rise") if index["direction"] ==
+            data.CLOCKWISE else _("anticlockwise")}
+
+
+def proposal_public(table: Table, round_: int, stage: str) -> dict[str, Any] | None:
+    """The proposal as the projector may show it: from the orders on; the press release once
+    approved (before that: that one is waiting)."""
+    if stage not in (script.ORDERS, script.REPLAY):
+        return None
+    proposal = rounds.proposal_of(table, round_)
+    if proposal is None or not proposal.items:
+        return None
+    approved = proposal.approved_by_id is not None
+    return {"pm": proposal.pm, "items": proposal.items,
+            "press_release": proposal.press_release if approved else "",
+            "press_waiting": bool(proposal.press_release) and not approved}
+
+
+def replay(table: Table, game: dict[str, Any], round_: int, shown: int) -> dict[str, Any]:
+    """The round's beats up to ``shown`` (0: the first), in words, the board as it stood
+    before the round, and whether every beat is shown (then the board after the round)."""
+    state = load_state(table)
+    all_beats = script.beats(state, round_)
+    board = RoundBoard.objects.filter(table=table, round=round_).first()
+    done = shown + 1 >= len(all_beats)
+    proposal = rounds.proposal_of(table, round_)
+    approved = proposal is not None and proposal.approved_by_id is not None
+    lines = [[x for x in (events.line(e, approved) for e in beat) if x]
+             for beat in all_beats[:shown + 1]]
+    if done or board is None:
+        shown_board = game
+    else:
+        shown_board = board_as_shown(board.board,
+                                     [e for beat in all_beats[:shown + 1] for e in beat])
+    return {"beats": lines, "total": len(all_beats), "done": done, "shown": len(lines),
+            "board": shown_board}
+
+
+def board_as_shown(before: dict[str, Any], shown: list[dict[str, Any]]) -> dict[str, Any]:
+    """The public board as it stood before the round, with the events shown so far played
+    on it (moves, money, purchases, insurance, Bonds, the index, the Cabinet): what the class
+    has seen, never a later turn's outcome. Once every beat is shown the engine's own board
+    replaces it."""
+    board = copy.deepcopy(before)
+    players = {p["name"]: p for p in board["players"]}
+
+    def give(firm: str, to: str | None) -> None:
+        for p in players.values():
+            if firm in p["firms"]:
+                p["firms"].remove(firm)
+        if to in players:
+            players[to]["firms"].append(firm)
+            board["owners"][firm] = to
+        else:
+            board["owners"].pop(firm, None)
+
+    for e in shown:
+        kind, who = e["type"], players.get(e.get("player", ""))
+        if kind == "move" and who:
+            who["position"] = e["to"]
+        elif kind == "transfer":
+            for account, sign in ((e["from"], -1), (e["to"], 1)):
+                if account in ("bank", "treasury"):
+                    board[account] += sign * e["amount"]
+                elif account.removeprefix("player:") in players:
+                    players[account.removeprefix("player:")]["cash"] += sign * e["amount"]
+        elif kind == "bought" and who:
+            give(e["firm"], who["name"])
+        elif kind == "auction" and e.get("winner"):
+            give(e["firm"], e["winner"])
+        elif kind == "firm_lost":
+            give(e["firm"], None)
+        elif kind == "takeover" and e.get("result") == "success" and who:
+            give(e["firm"], who["name"])
+        elif kind == "index_moved":
+            board["index"].update(space=e["space"], effect=e["effect"], value=e["value"])
+        elif kind == "index_reversed":
+            board["index"]["direction"] = e["direction"]
+        elif kind == "insurance_bought" and who:
+            if e["kind"] == data.BUSINESS_INSURANCE:
+                who["business_insurance"] = True
+                board["insurance"]["business"] -= 1
+            else:
+                who["life_insurance"] += 1
+                board["insurance"]["life"] -= 1
+        elif kind == "bonds_bought" and who:
+            who["bonds"] += e["count"]
+            board["bonds"]["bank"] -= e["count"]
+        elif kind == "bonds_issued":
+            board["bonds"]["issued"] += e["count"]
+            board["bonds"]["bank"] += e["count"]
+        elif kind == "minister_appointed":
+            board["cabinet"].append(e["player"])
+        elif kind == "minister_dismissed" and e["player"] in board["cabinet"]:
+            board["cabinet"].remove(e["player"])
+        elif kind == "salaries_changed":
+            board["salaries"]["pm"] = e["pm"]
+        elif kind == "tax_changed":
+            board["tax"] = dict(e["rule"])
+    return board
+
+
+def consent_progress(table: Table) -> dict[str, Any] | None:
+    """How many players have put a token in the consent bag (never who said what)."""
+    bag = bags.open_bag(table)
+    if bag is None:
+        return None
+    return {"voted": len(bags.voter_ids(bag)), "bag": bags.generation(bag)}
+
+
+def table_screen(session: dict[str, Any], table: Table, public: dict[str, Any]
+                 ) -> dict[str, Any]:
+    stage, round_ = session["stage"], session["round"]
+    game = public["game"]
+    proposal = proposal_public(table, round_, stage)
+    if proposal is not None:
+        proposal["lines"] = proposal_lines(proposal["items"])
+    sent = set(rounds.latest_orders(table, round_)) if stage in (
+        script.PROPOSAL, script.ORDERS) else set()
+    out: dict[str, Any] = {**public, "proposal": proposal, "board": game,
+                           "consent": consent_progress(table) if stage == script.ORDERS
+                           else None, "sent": len(sent)}
+    if stage == script.REPLAY:
+        out["replay"] = replay(table, game, round_, int(session.get("beats", 0)))
+        out["board"] = out["replay"]["board"]
+    board = out["board"]
+    out["final"] = final_rows(board)
+    out["over_text"] = over_text(board)
+    out["rows"] = players_rows(board, sent)
+    out["index"] = index_info(board)
+    out["tax_text"] = tax_line(board["tax"])
+    out["auction_names"] = [events.square(f) for f in board["auction"]]
+    election = board.get("election")
+    out["election_rows"] = (sorted(election["votes"].items(), key=lambda kv: -kv[1])
+                            if election and stage in (script.PARTIES, script.GOVERNMENT)
+                            else [])
+    return out
+
+
+def master_panel(table: Table, session: dict[str, Any], game: dict[str, Any]
+                 ) -> dict[str, Any]:  # the game master's page only, never the projector
+    """The game master's view of one table: every player's latest orders this round (in
+    words and in the order grammar), who has sent, the proposal with its press release to
+    approve, and the phones' requests. Never a consent vote: the bag's count is all."""
+    round_ = session["round"]
+    latest = rounds.latest_orders(table, round_)
+    proposal = rounds.proposal_of(table, round_)
+    players = []
+    for p in game["players"]:
+        row = latest.get(p["name"])
+        players.append({"name": p["name"], "sent": row is not None,
+                        "orders": row.orders if row else None,
+                        "orders_json": json.dumps(row.orders) if row and row.orders else "",
+                        "summary": orderform.summary(row.orders) if row else [],
+                        "by_master": row.by_master if row else False})
+    election = game.get("election") or {}
+    majority = next((b["members"] for b in election.get("blocs", [])
+                     if b["name"] == election.get("majority")), [])
+    return {"players": players, "proposal": proposal, "majority_members": majority,
+            "proposal_lines": proposal_lines(proposal.items) if proposal else [],
+            "requests": list(PoliticsRequest.objects.filter(table=table).order_by("pk"))}
+
+
+def seating_text(options: dict[str, Any], students: int) -> dict[str, Any] | None:
+    """What pressing Start will do with this many students (and the choices when needed)."""
+    from facilitator.lessons.poleconomy.lesson import LESSON
+
+    if not students:
+        return None
+    even = LESSON.seating(students, None, options)
+    if even is not None:
+        return {"needs_fill": False, "text": ngettext(
+            "Start makes %(t)d table: %(sizes)s seats.",
+            "Start makes %(t)d tables: %(sizes)s seats.",
+            len(even.tables)) % {"t": len(even.tables),
+                                 "sizes": " + ".join(map(str, even.tables))}}
+    bots = LESSON.seating(students, "bots", options) if options.get("bots_allowed") else None
+    pairs = LESSON.seating(students, "pairs", options)
+    return {
+        "needs_fill": True, "text": LESSON.seating_error(students, None, options),
+        "bots": ngettext("Add %(b)d bot and start (%(sizes)s)",
+                         "Add %(b)d bots and start (%(sizes)s)", bots.bots)
+        % {"b": bots.bots, "sizes": " + ".join(map(str, bots.tables))} if bots else None,
+        "pairs": ngettext("Start with %(p)d pair sharing a phone (%(sizes)s)",
+                          "Start with %(p)d pairs sharing a phone (%(sizes)s)", pairs.pairs)
+        % {"p": pairs.pairs, "sizes": " + ".join(map(str, pairs.tables))} if pairs else None,
+    }
+
+
+def count_confirm(session: dict[str, Any]) -> dict[str, str] | None:
+    """Closing the orders with orders or consent votes missing asks first (``live.js``)."""
+    if session["stage"] != script.ORDERS:
+        return None
+    return {"one": _("1 order or vote is missing: press Close again to close the orders "
+                     "anyway (no orders: NMR; no vote: no consent)."),
+            "other": _("{n} orders or votes are missing: press Close again to close the "
+                       "orders anyway (no orders: NMR; no vote: no consent).")}
+
+
+def next_blocked(session: dict[str, Any], seating: dict[str, Any] | None) -> str:
+    """Why the teacher's button cannot act now ("" if it can)."""
+    if session["stage"] == "lobby":
+        if seating is None:
+            return _("Nobody has joined yet.")
+        if seating["needs_fill"]:
+            return _("Choose how to fill the tables first.")
+    return ""
+
+
+def projector_context(view: dict[str, Any], *, join_url: str = "") -> dict[str, Any]:
+    session = view["session"]
+    lesson_row = ClassSession.objects.only("options").get(pk=session["id"])
+    tables = {t.number: t for t in Table.objects.filter(session_id=session["id"])}
+    screens = [table_screen(session, tables[t["number"]], t) for t in view["tables"]]
+    code = session.get("join_code") or ""
+    seating = (seating_text(lesson_row.options, len(view.get("lobby") or []))
+               if view.get("lobby") is not None else None)
+    return {"session": session, "tables": screens, "lobby": view.get("lobby"),
+            "join_url": join_url, "join_code": code,
+            "join_code_spaced": f"{code[:3]} {code[3:]}", "seating": seating,
+            "next_blocked": next_blocked(session, seating),
+            "count_confirm": count_confirm(session),
+            "next_label": next_label(session), "stage_name": stage_name(session["stage"]),
+            "undone": undone_notice(session),
+            "rounds": (tables[min(tables)].config["rounds"]
+                                                      if tables else 0)}
+
+
+def master_context(view: dict[str, Any]) -> dict[str, Any]:
+    """The game master's page: the projector's context plus every table's orders panel."""
+    context = projector_context(view)
+    tables = {t.number: t for t in Table.objects.filter(session_id=view["session"]["id"])}
+    for screen in context["tables"]:
+        screen["master"] = master_panel(tables[screen["number"]], view["session"],
+                                        screen["game"])
+    return context
+
+
+def undone_notice(session: dict[str, Any]) -> str:
+    """What the teacher's last Undo took back, in one sentence ("" if nothing)."""
+    undone = session.get("undone") or {}
+    if not undone:
+        return ""
+    kind = undone.get("kind")
+    if kind == "master":
+        text = _("Undone: the game master's last change.")
+    elif kind == "beat":
+        text = _("Undone: one step of the replay.")
+    elif kind == "start":
+        text = _("Undone: the start of the lesson.")
+    else:
+        text = _("Undone: %(stage)s; back to %(before)s.") % {
+            "stage": stage_name(undone.get("stage", "")),
+            "before": stage_name(undone.get("from", ""))}
+    if undone.get("discarded"):
+        text += " " + _("The votes cast were discarded: everyone votes again.")
+    return text
+
+
+def stage_name(stage: str) -> str:
+    return str(script.STAGE_NAMES.get(stage, stage))
+
+
+def next_label(session: dict[str, Any]) -> str:
+    return {script.PARTIES: _("Roll the election"), script.GOVERNMENT: _("Start the round"),
+            script.PROPOSAL: _("Open the orders"), script.ORDERS: _("Close the orders"),
+            script.REPLAY: _("Next")}.get(session["stage"], _("Next"))
+
+
+def seat_info(session: ClassSession, seat: Seat, table: Table) -> dict[str, Any]:
+    """What the seat's phone may do now: its player's latest orders (a summary, and the form
+    filled in from them or from suggested orders), the squares it can reach with what each
+    would do, the proposal, Parliament's ballot, the PM's powers and political requests."""
+    state = load_state(table)
+    player = seat.player_name
+    stage = session.stage
+    orders_open = stage in (script.PROPOSAL, script.ORDERS) and state.phase == ORDERS
+    latest = rounds.latest_orders(table, session.round).get(player)
+    proposal = rounds.proposal_of(table, session.round)
+    is_pm = player == state.pm
+    info: dict[str, Any] = {
+        "can": {"orders": orders_open,
+                "propose": stage == script.PROPOSAL and state.phase == ORDERS and is_pm,
+                "party": state.phase == "parties",
+                "coalition": state.phase == "government"},
+        "player": player, "is_pm": is_pm,
+        "orders": {"sent": latest is not None, "orders": latest.orders if latest else None,
+                   "by_master": latest.by_master if latest else False,
+                   "summary": orderform.summary(latest.orders) if latest else []},
+        "proposal": ({"items": proposal.items, "press_release": proposal.press_release,
+                      "lines": proposal_lines(proposal.items),
+                      "ministers_salary": next(iter(proposal.items.get("salaries", {})
+                                                    .get("ministers", {}).values()), "")}
+                     if proposal is not None and proposal.items
+                     and (is_pm or stage != script.PROPOSAL) else None),
+        "others": [p.name for p in state.players if p.name != player],
+    }
+    seats = sorted(table.seats.all(), key=lambda s: s.position or 0)
+    team = parties.members(seats, player)
+    if len(team) > 1:  # the lesson's captain: a team's students take turns, never its bot
+        captain = rounds.captain_of(seats, player, session.round)
+        info["party"] = {"name": player, "members": [m.nickname for m in team],
+                         "captain": captain.nickname if captain else None,
+                         "is_captain": captain == seat}
+    bag = bags.open_bag(table)
+    if bag is not None and stage == script.ORDERS:
+        team = {s.pk for s in table.seats.all() if s.player_name == player}
+        info["consent"] = {"decision": bag.decision, "options": bag.options,
+                           "voted": bool(bags.voter_ids(bag) & team),
+                           "bag": bags.generation(bag)}
+    if orders_open:
+        info["reachable"] = reachable_rows(state, player)
+        suggested = engine_forms.suggested_orders(state, player)
+        info["fields"] = orderform.fields_from_orders(latest.orders if latest else suggested)
+        info["auction"] = [{"firm": f, "name": events.square(f),
+                            "price": data.price(f, state.multiplier),
+                            "bid": info["fields"].get("bids", {}).get(f, "")}
+                           for f in state.auction]
+        info["targets"] = [{"firm": f, "name": events.square(f), "owner": o}
+                           for f, o in state.owners.items()
+                           if o != player and f in data.COMPANIES]
+        info["ministers"] = {"can_appoint": [n for n in state.government
+                                             if n != player and n not in state.cabinet],
+                             "cabinet": list(state.cabinet)} if is_pm else None
+        info["suggestions"] = [
+            {"by": s.seat.nickname, "orders": s.orders, "summary": orderform.summary(s.orders)}
+            for s in Suggestion.objects.filter(table=table, round=session.round,
+                                               seat__player_name=player).select_related("seat")]
+    return info
+
+
+def consequence_text(c: dict[str, Any]) -> str:
+    """What landing on a square would do, at today's prices, in words."""
+    effect = c.get("effect")
+    if effect == "may-buy":
+        return _("unowned: you may buy it for $%(n)d") % {"n": c["price"]}
+    if effect == "profit":
+        return _("yours: $%(n)d profit") % {"n": c["price"]}
+    if effect == "pay-rent":
+        return _("%(owner)s's: you pay $%(n)d rent") % {"owner": c["owner"], "n": c["price"]}
+    if effect == "sent-by-owner":
+        return _("%(owner)s's Advertiser: you are sent to a Company") % {"owner": c["owner"]}
+    if effect == "go-to-any-company":
+        return _("your Advertiser: go to one of your Companies")
+    if effect == "income":
+        return _("$%(n)d income") % {"n": c["amount"]}
+    if effect == "index":
+        return _("moves the Inflation Index %(n)d") % {"n": c["steps"]}
+    if c.get("kind") == data.CORNER:
+        return _("a corner: take its action if your orders say so")
+    return _("nothing happens")
+
+
+def reachable_rows(state: Any, player: str) -> dict[str, Any]:
+    found = engine_forms.reachable(state, player)
+    return {"direct": [{"square": c["square"], "name": events.square(c["square"]),
+                        "text": consequence_text(c)} for c in found["direct"]],
+            "roll": {track: [{"total": r["total"], "chance": r["chance"],
+                              "name": events.square(r["square"]), "text": consequence_text(r)}
+                             for r in rows] for track, rows in found["roll"].items()},
+            "from": events.square(found["from"]), "on_corner": found["on_corner"]}
+
+
+def phone_context(view: dict[str, Any]) -> dict[str, Any]:
+    game = view.get("game")
+    me = next((p for p in game["players"] if p["name"] == view["seat"].get("player")),
+              None) if game else None
+    reopened = (view.get("table") or {}).get("reopened", "")
+    return {"session": view["session"], "seat": view["seat"], "game": game,
+            "table": view.get("table"), "can": view.get("can", {}), "me": me,
+            "revote": notices.reopened_notice(reopened, phone=True),
+            "me_square": events.square(me["position"]) if me else "",
+            "me_role": role_name(me["role"]) if me else "",
+            "stage_name": stage_name(view["session"]["stage"]),
+            "index": index_info(game) if game else None,
+            "tax_text": tax_line(game["tax"]) if game else ""}
