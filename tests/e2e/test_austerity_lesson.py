@@ -42,7 +42,8 @@ def contexts(browser: Browser) -> Iterator[list[BrowserContext]]:
         context.close()
 
 
-def open_lesson(teacher: Page, *, students: int, title: str, extras: bool = False) -> str:
+def open_lesson(teacher: Page, *, students: int, title: str, extras: bool = False,
+                portfolios: bool = False) -> str:
     """New lesson → Austerity, in Spanish, tables of 4 to 8, a 3-year limit (``extras``: with
     the policy cards and the extra institutions); the lobby's join address."""
     teacher.get_by_role("link", name="New lesson").click()
@@ -52,6 +53,8 @@ def open_lesson(teacher: Page, *, students: int, title: str, extras: bool = Fals
     teacher.get_by_label("Language", exact=True).select_option("es")
     teacher.get_by_label("Class size").fill(str(max(students, 6)))
     teacher.get_by_label("Year limit").select_option("3")
+    if portfolios:
+        teacher.get_by_label("Cabinet portfolios").check()
     if extras:
         teacher.get_by_label("Policy cards").check()
         teacher.get_by_label("Extra institutions").check()
@@ -167,7 +170,8 @@ def test_a_whole_austerity_lesson_in_spanish_with_ten_phones(
     contexts.append(teacher_context)
     teacher = teacher_context.new_page()
     ui.log_in(teacher)
-    address = open_lesson(teacher, students=len(NICKNAMES), title="Austeridad 3B")
+    address = open_lesson(teacher, students=len(NICKNAMES), title="Austeridad 3B",
+                          portfolios=True)
     phones = []
     for name in NICKNAMES:
         context = browser.new_context(base_url=austerity_server, locale="es-ES", **PHONE)
@@ -185,6 +189,10 @@ def test_a_whole_austerity_lesson_in_spanish_with_ten_phones(
 
     ui.press_next(teacher, "click")  # Empezar: two tables of five
     expect(teacher.locator(".aus-card")).to_have_count(2)
+    # Each student defends a portfolio (by seat: the first Labour, the second Interior...).
+    for phone in phones:
+        expect(phone.locator("#portfolio h2")).to_contain_text("Tu cartera:")
+    shot(phones[0], "phone-portfolio", full_page=True)
     stages: list[str] = []
     for _step in range(40):
         stage, now = ui.stage(teacher), phase(teacher)
