@@ -408,3 +408,21 @@ def test_an_item_that_cannot_apply_says_so_by_its_name() -> None:
         words_ = text(main_of(page))
         assert "Pay a loan" in words_
         assert "Nothing to vote on here: the country cannot do this now." in words_
+
+
+def test_a_count_the_tie_rule_decided_says_so_and_a_clear_one_does_not() -> None:
+    lesson = Lesson(4)
+    lesson.start()
+    bag = Bag.objects.get(table=lesson.table(), status=Bag.Status.OPEN)
+    for seat, option in zip(lesson.seats(), (0, 0, 2, 2), strict=True):  # a 2-2 tie
+        services.ballot_cast(seat_id=seat.pk, decision=bag.decision, option=option,
+                             expected=lesson.now.stage_id)
+    lesson.advance()
+    page = text(main_of(lesson.projector()))
+    assert "Raise taxes: no" in page  # the smaller change
+    assert "a tie: the tie rule decided" in page
+    lesson.vote_everyone(1)  # borrow once, all four: no tie
+    lesson.advance()
+    page = text(main_of(lesson.projector()))
+    assert "Borrow: once" in page
+    assert page.count("a tie: the tie rule decided") == 1

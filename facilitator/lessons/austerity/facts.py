@@ -21,7 +21,7 @@ from django.core.cache import cache
 from django.db.models import Count
 
 from facilitator import parties
-from facilitator.lessons.austerity import script
+from facilitator.lessons.austerity import modes, script
 from facilitator.log import engine_of, record_actions
 from facilitator.models import Bag, BallotReceipt, ClassSession, Seat, Table, TableAction
 from facilitator.services import table_seats
@@ -115,6 +115,10 @@ def table_facts(table: Table) -> dict[str, Any]:
         item = action_item(payload)
         if item is not None:
             counted.setdefault((step_id, item), []).append(payload)
+    play = modes.read_play(table)
+    # Whether the tie rule decided each count (None where that may not be said: under 3
+    # ballots), as the lesson kept it; the last count of a decision is its standing one.
+    ties = {c["decision"]: c.get("tie") for c in (play.counts if play is not None else [])}
     now = _stage_index(session.stage)
     for bag in bags:
         item = script.item_of(bag.decision)
@@ -130,7 +134,8 @@ def table_facts(table: Table) -> dict[str, Any]:
         index = script.BUDGET_ITEMS.index(item)
         if index < now or session.stage == script.FINAL:
             facts["items"].append({"item": item, "choice": item_choice(item, payloads),
-                                   "voted": bag.voted, "of": voters})
+                                   "voted": bag.voted, "of": voters,
+                                   "tie": bool(ties.get(bag.decision))})
         elif index == now:
             facts["pending"] = {"item": item, "voted": bag.voted, "of": voters}
             if payloads:
