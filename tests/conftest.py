@@ -1,4 +1,5 @@
 import os
+from typing import Any
 
 import pytest
 
@@ -81,3 +82,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if mixed:
         raise pytest.UsageError(f"{', '.join(mixed)}: a module holds either browser (e2e) "
                                 "tests or none, so that parallel workers run them last.")
+
+
+@pytest.fixture(autouse=True)
+def english_unless_a_test_says_otherwise() -> Any:
+    """Every test starts in the site's default language: a test (or a service it runs) that
+    activated Spanish in this thread must not leave it on for the next test."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)

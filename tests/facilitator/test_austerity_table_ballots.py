@@ -52,8 +52,10 @@ def test_an_event_switched_to_a_table_ballot_opens_a_bag_the_count_answers() -> 
     assert (bag.decision, bag.options) == (decision.id, list(decision.options))
     vote(session, table, [decision.options[-1]] * 5)  # the fifth ballot fills the bag
     assert log_of(table)[-1] == ("teacher", {"type": "event", "choice": decision.options[-1]})
-    assert TablePlay.objects.get(table=table).counts[-1] == {
-        "decision": decision.id, "choice": decision.options[-1], "tie": False}
+    kept = TablePlay.objects.get(table=table).counts[-1]
+    assert kept == {"decision": decision.id, "choice": decision.options[-1], "tie": False,
+                    "tally": kept["tally"]}
+    assert kept["tally"].get(decision.options[-1]) == 5 and sum(kept["tally"].values()) == 5
 
 
 def test_a_tie_goes_to_the_first_listed_option_and_says_the_tie_rule_decided_it() -> None:
@@ -67,7 +69,9 @@ def test_a_tie_goes_to_the_first_listed_option_and_says_the_tie_rule_decided_it(
     aus_services.ballot_close(session=fresh(session), table=1)  # absentees abstain
     assert log_of(table)[-1] == ("teacher", {"type": "event", "choice": first})
     shown = selectors.seat_view(seats_of(table)[0])["seat"]["last_count"]
-    assert shown == {"decision": decision.id, "choice": first, "tie": True}
+    assert {k: v for k, v in shown.items() if k != "tally"} == {
+        "decision": decision.id, "choice": first, "tie": True}
+    assert (shown["tally"].get(first), shown["tally"].get(second)) == (2, 2)  # 4 ballots: shown
 
 
 def test_a_count_of_two_ballots_never_says_whether_they_tied() -> None:
@@ -81,6 +85,7 @@ def test_a_count_of_two_ballots_never_says_whether_they_tied() -> None:
     assert log_of(table)[-1] == ("teacher", {"type": "event", "choice": decision.options[0]})
     shown = selectors.seat_view(seats_of(table)[0])["seat"]["last_count"]
     assert shown == {"decision": decision.id, "choice": decision.options[0], "tie": None}
+    assert "tally" not in str(TablePlay.objects.get(table=table).counts)  # 2 ballots: none
 
 
 def test_nobody_voting_takes_the_first_option() -> None:

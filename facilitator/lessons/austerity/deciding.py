@@ -175,12 +175,12 @@ def on_count(table: Table, state: GameState, decision: str, result: dict[str, An
     if kind == BUDGET:
         item = script.item_of(decision)
         choice, tie = script.winner(item, ranked)
-        modes.record_count(play, decision, choice, tie if shown else None)
+        modes.record_count(play, decision, choice, tie if shown else None, result.get("tally"))
         return state
     options = list(Bag.objects.get(table=table, decision=decision).options)
     choice, tie = listed_winner(ranked, options)
     tie = tie and shown
-    modes.record_count(play, decision, choice, tie if shown else None)
+    modes.record_count(play, decision, choice, tie if shown else None, result.get("tally"))
     if kind == MOTION:
         state = motions.counted(table, state, decision, choice, tie, step)
     elif kind == ACTIONS_BALLOT:

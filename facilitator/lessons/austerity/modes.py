@@ -69,8 +69,14 @@ def kind_of(engine_kind: str) -> str | None:
     return ENGINE_KIND.get(engine_kind)
 
 
-def record_count(play: TablePlay, decision: str, choice: str, tie: bool | None) -> None:
-    """A table ballot's outcome, kept for the screens (the winner and whether the tie rule
-    decided it, None where that may not be said; never a tally)."""
-    play.counts = [*play.counts, {"decision": decision, "choice": choice, "tie": tie}]
+def record_count(play: TablePlay, decision: str, choice: str, tie: bool | None,
+                 tally: dict[str, int] | None = None) -> None:
+    """A table ballot's outcome, kept for the screens and the debrief: the winner, whether
+    the tie rule decided it (None where that may not be said), and the tally where the
+    platform published one (a bag of 3 ballots or more: ``services.ballots``), else none. A
+    count undone and counted again is kept again: the last entry of a decision is its count."""
+    entry: dict[str, Any] = {"decision": decision, "choice": choice, "tie": tie}
+    if tally is not None:
+        entry["tally"] = dict(tally)
+    play.counts = [*play.counts, entry]
     play.save(update_fields=["counts"])

@@ -14,10 +14,10 @@ log as it is now (after an undo too):
   options, how many voted (the receipts) and what it chose (the count's engine actions,
   logged in the teacher's name at the step that counted the bag).
 
-Secrecy: the lesson counts a budget item into engine actions and keeps no tally
-(``docs/modules.md``, "The count is engine actions"), so the debrief prints what was chosen
-and how many voted, never a number of votes for an option: there is none to print. Nothing
-here reads a sealed ballot.
+Secrecy: the lesson counts a budget item into engine actions; it keeps the tally only where
+the platform published one (a bag of 3 ballots or more, ``TablePlay.counts``), as State in
+Class's log does. A bag of fewer prints what it chose and how many voted, nothing else (not
+even a tie). Nothing here reads a sealed ballot.
 
 Texts are built with Django's gettext: call these inside ``translation.override``.
 """
@@ -36,6 +36,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from facilitator.lessons.austerity import portfolios, script
+from facilitator.lessons.austerity.models import TablePlay
 from facilitator.lessons.austerity.reports import words
 from facilitator.lessons.austerity.scoring import UNFINISHED_RULE, CountryResult, country_result
 from facilitator.log import engine_of, record_actions
@@ -71,10 +72,22 @@ class BallotStory:
     chosen_label: str
     voters: int  # ballots in the bag (receipts): who voted is public, what never
     seats: int
+    # The tally where the count published one (3 ballots or more), else None: a bag of fewer
+    # keeps only what it chose. ``tie``: the tie rule decided it (never said below 3 ballots).
+    tally: dict[str, int] | None = None
+    tie: bool = False
 
     @property
     def options_label(self) -> str:
         return " / ".join(words.item_choice(self.item, o) for o in self.options)
+
+    @property
+    def tally_label(self) -> str:
+        """"no 1 · 1 time 3 · 2 times 1", in the options' order ("" without a tally)."""
+        if self.tally is None:
+            return ""
+        return " · ".join(f"{words.item_choice(self.item, o)} {self.tally.get(o, 0)}"
+                          for o in self.options)
 
 
 @dataclass
@@ -330,15 +343,19 @@ def _ballots(table: Table, seats: int) -> list[BallotStory]:
     def key(bag: Bag) -> tuple[int, int]:
         return ballot_year_of(bag.decision), order[script.item_of(bag.decision)]
 
+    play = TablePlay.objects.filter(table=table).first()
+    published = {c["decision"]: c for c in (play.counts if play is not None else [])}
     out = []
     for bag in sorted(bags, key=key):
         item = script.item_of(bag.decision)
+        count = published.get(bag.decision, {})
         mine = [a for a in counted.get(bag.counted_by_id or -1, []) if _item_matches(item, a)]
         chosen = _chosen(item, bag.options, mine)
         out.append(BallotStory(
             decision=bag.decision, item=item, name=words.item_name(item),
             options=list(bag.options), chosen=chosen,
-            chosen_label=words.item_choice(item, chosen), voters=voters[bag.pk], seats=seats))
+            chosen_label=words.item_choice(item, chosen), voters=voters[bag.pk], seats=seats,
+            tally=count.get("tally"), tie=bool(count.get("tie"))))
     return out
 
 
