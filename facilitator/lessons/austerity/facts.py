@@ -116,9 +116,9 @@ def table_facts(table: Table) -> dict[str, Any]:
         if item is not None:
             counted.setdefault((step_id, item), []).append(payload)
     play = modes.read_play(table)
-    # Whether the tie rule decided each count (None where that may not be said: under 3
-    # ballots), as the lesson kept it; the last count of a decision is its standing one.
-    ties = {c["decision"]: c.get("tie") for c in (play.counts if play is not None else [])}
+    # Each count as the lesson kept it: whether the tie rule decided it, and the tally the
+    # platform published (neither under 3 ballots); a decision's last count is its own.
+    kept = {c["decision"]: c for c in (play.counts if play is not None else [])}
     now = _stage_index(session.stage)
     for bag in bags:
         item = script.item_of(bag.decision)
@@ -135,7 +135,8 @@ def table_facts(table: Table) -> dict[str, Any]:
         if index < now or session.stage == script.FINAL:
             facts["items"].append({"item": item, "choice": item_choice(item, payloads),
                                    "voted": bag.voted, "of": voters,
-                                   "tie": bool(ties.get(bag.decision))})
+                                   "tie": bool(kept.get(bag.decision, {}).get("tie")),
+                                   "tally": kept.get(bag.decision, {}).get("tally")})
         elif index == now:
             facts["pending"] = {"item": item, "voted": bag.voted, "of": voters}
             if payloads:

@@ -111,9 +111,12 @@ def result_block(game: dict[str, Any], *, final: bool = False) -> dict[str, Any]
             "score": tracks - DEBT_WEIGHT * owed}
 
 
-def item_block(item: str, choice: str, voted: int, of: int, tie: bool = False
-               ) -> dict[str, Any]:
+def item_block(item: str, choice: str, voted: int, of: int, tie: bool = False,
+               tally: dict[str, int] | None = None) -> dict[str, Any]:
     return {"item": item, "name": str(words.ITEM_NAMES[item]), "tie": tie,
+            "tally": [{"label": words.item_outcome(item, option), "votes": votes}
+                      for option, votes in sorted((tally or {}).items(),
+                                                  key=lambda kv: script.change_key(kv[0]))],
             "label": words.item_outcome(item, choice),
             "change": choice != script.NO_CHANGE[item],
             "voted": voted, "of": of,
@@ -164,7 +167,8 @@ def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, A
         "over": game["over"],
         "result": result_block(game, final=stage == script.FINAL),
         "year_done": year_done(game, year),
-        "items": [item_block(c["item"], c["choice"], c["voted"], c["of"], c.get("tie", False))
+        "items": [item_block(c["item"], c["choice"], c["voted"], c["of"], c.get("tie", False),
+                             c.get("tally"))
                   for c in facts.get("items", [])],
         "vote": None, "pending": None, "no_vote": False, "decision": None,
     }
