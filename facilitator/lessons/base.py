@@ -69,7 +69,9 @@ class Lesson:
     # Template names: "phone" (a student's whole screen), "console" (the teacher's console
     # below the controls), "progress" (the console's position bar), "result" (how one table
     # ended, on the debrief page, given ``result``: an item of ``reports().results``) and the
-    # report templates.
+    # report templates; "console_css"/"phone_css" (optional): a static path of the module's
+    # own stylesheet, which the console's and the phone's page shells link after the
+    # platform's.
     templates: ClassVar[dict[str, str]] = {}
     # Messages beyond the platform's own (ballot, refresh), as pydantic models with a
     # ``type`` literal: a phone's and a teacher's.

@@ -35,6 +35,15 @@ def server(tmp_path_factory: pytest.TempPathFactory, chromium_session: str) -> I
 
 
 @pytest.fixture(scope="session")
+def austerity_server(tmp_path_factory: pytest.TempPathFactory,
+                     chromium_session: str) -> Iterator[str]:
+    """A server offering Austerity while it is "in preparation" (``tests.austerity_seats``)."""
+    with running_server(tmp_path_factory.mktemp("e2e-austerity"),
+                        app="tests.e2e.austerity_app:application") as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
 def browser(chromium_session: str) -> Iterator[Browser]:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium_session,

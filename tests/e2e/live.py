@@ -45,8 +45,9 @@ def manage(env: dict[str, str], *args: str) -> None:
 
 
 @contextlib.contextmanager
-def running_server(workdir: Path) -> Iterator[str]:
-    """Migrate a fresh SQLite file in ``workdir``, add the teacher, serve it; yields the URL."""
+def running_server(workdir: Path, app: str = "stateinclass.asgi:application") -> Iterator[str]:
+    """Migrate a fresh SQLite file in ``workdir``, add the teacher, serve ``app`` (an ASGI
+    application's dotted path); yields the URL."""
     workdir.mkdir(parents=True, exist_ok=True)
     db = workdir / "e2e.sqlite3"
     for stale in workdir.glob("e2e.sqlite3*"):
@@ -61,7 +62,7 @@ def running_server(workdir: Path) -> Iterator[str]:
     with log_path.open("wb") as log:
         process = subprocess.Popen(
             [str(Path(sys.executable).parent / "daphne"), "-b", "127.0.0.1", "-p", str(port),
-             "--access-log", os.devnull, "stateinclass.asgi:application"],
+             "--access-log", os.devnull, app],
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:

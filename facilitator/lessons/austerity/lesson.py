@@ -57,12 +57,21 @@ class AusterityLesson(Lesson):
                                "phone; the whole table votes in secret on each year's budget "
                                "session.")
     default_options = options.DEFAULTS
+    # The screens (presenters.py, templates/austerity/); "console_css"/"phone_css": the
+    # module's stylesheets, which the platform's page shells link after their own.
+    templates = {
+        "phone": "austerity/phone/_screen.html",
+        "console": "austerity/console/_board.html",
+        "progress": "austerity/console/_progress.html",
+        "console_css": "austerity/projector.css",
+        "phone_css": "austerity/phone.css",
+        "result": "austerity/reports/_result.html",
+    }
     options_form = OptionsForm
     seat_messages = messages.SEAT
     teacher_messages = messages.TEACHER
     first_stage = script.FIRST_STAGE
     stage_names = script.STAGE_NAMES
-    templates = {"result": "austerity/reports/_result.html"}
 
     def check_options(self, options_: dict[str, Any]) -> None:
         super().check_options(options_)
@@ -164,14 +173,39 @@ class AusterityLesson(Lesson):
         return bots.bot_vote(state, seat, bag, rng)
 
     def session_info(self, session: ClassSession) -> dict[str, Any]:
-        return info.session_info(session)
+        from facilitator.lessons.austerity import facts
+
+        # The screens' part (presenters.py): the options they name.
+        return {**info.session_info(session), **facts.session_options(session)}
 
     def table_info(self, table: Table, state: Any) -> dict[str, Any]:
-        return info.table_info(table, state)
+        from facilitator.lessons.austerity import facts
+
+        # The screens' part: the budget items counted this year, a count held back.
+        return {**info.table_info(table, state), "screens": facts.table_facts(table)}
 
     def seat_info(self, session: ClassSession, seat: Seat, table: Table,
                   legal: list[dict[str, Any]]) -> dict[str, Any]:
-        return info.seat_info(session, seat, table)
+        from facilitator.lessons.austerity import facts
+
+        core = info.seat_info(session, seat, table)
+        mine = facts.seat_facts(session, seat, table)
+        return {**core, "screens": mine["screens"], "can": {**core["can"], **mine["can"]}}
+
+    def projector_context(self, view: dict[str, Any], *, join_url: str = "") -> dict[str, Any]:
+        from facilitator.lessons.austerity import presenters
+
+        return presenters.projector_context(view, join_url=join_url)
+
+    def phone_context(self, view: dict[str, Any]) -> dict[str, Any]:
+        from facilitator.lessons.austerity import presenters
+
+        return presenters.phone_context(view)
+
+    def undone_notice(self, session: dict[str, Any]) -> str:
+        from facilitator.lessons.austerity import presenters
+
+        return presenters.undone_notice(session)
 
     def seat_act(self, seat_id: int, message: Any, token_hash: str | None) -> Any:
         return messages.seat_act(seat_id, message, token_hash)

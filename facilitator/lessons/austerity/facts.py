@@ -1,0 +1,156 @@
+"""What Austerity's screens read from the database beyond the engine's view (the lesson's
+selectors): each table's Finance Minister, the budget items counted this year and what each
+decided, the open ballot's progress, and each phone's own facts.
+
+**Pacing.** A bag that fills with its last token is counted at once (``services.settle``),
+while the class is still at that item's stage; its result is shown when the teacher moves on.
+Until then the item is ``pending`` and the screens show the board as it was before the count
+(``before``: the public view rebuilt without the count's actions), so no screen gives the
+result away early.
+
+Only counts and outcomes are read: who voted (a receipt) at most, never an option.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from django.core.cache import cache
+from django.db.models import Count
+
+from facilitator import parties
+from facilitator.lessons.austerity import modes, script
+from facilitator.log import engine_of, record_actions
+from facilitator.models import Bag, BallotReceipt, ClassSession, Seat, Table, TableAction
+from facilitator.services import table_seats
+from games.austerity import data
+from games.core import PUBLIC
+
+Actor = TableAction.Actor
+BEFORE_SECONDS = 15 * 60  # a budget item's stage rarely lasts longer
+
+
+def action_item(payload: dict[str, Any]) -> str | None:
+    """The budget item an engine action of a count belongs to (None: no item's)."""
+    if payload.get("type") == "policy":
+        return script.POLICY_ITEM
+    if payload.get("type") != "action":
+        return None
+    choice = str(payload.get("choice", ""))
+    if choice == data.RAISE_TAXES:
+        return script.TAXES
+    if choice == data.BORROW:
+        return script.BORROW
+    if choice == data.PAY_LOAN:
+        return script.LOAN
+    if choice.startswith(f"{data.OPEN}:"):
+        return script.INSTITUTION
+    return None
+
+
+def item_choice(item: str, payloads: list[dict[str, Any]]) -> str:
+    """The option a count carried, read back from the engine actions it stands for."""
+    if item in (script.TAXES, script.BORROW):
+        return str(len(payloads))
+    if item == script.LOAN:
+        return script.YES if payloads else script.NO
+    if not payloads:
+        return script.NO_CHANGE[item]
+    return str(payloads[0].get("choice", script.NO_CHANGE[item]))
+
+
+def _stage_index(stage: str) -> int:
+    """Where a stage lies in the year: the budget items in order, then the year."""
+    item = script.STAGE_ITEMS.get(stage)
+    return script.BUDGET_ITEMS.index(item) if item else len(script.BUDGET_ITEMS)
+
+
+def _before(table: Table, hidden: int) -> dict[str, Any]:
+    """The public view of the table without its last ``hidden`` actions (a count's, which
+    are the last of the log while the class is at that item). Every screen of the class asks
+    for it at once: it is kept, keyed by the very actions it replays."""
+    actions = record_actions(table, open_bags=False)
+    shown = actions[:len(actions) - hidden]
+    digest = hashlib.sha256(json.dumps([table.seed, table.config, shown], sort_keys=True)
+                            .encode()).hexdigest()[:32]
+    key = f"austerity:before:{table.pk}:{digest}"
+    found = cache.get(key)
+    if found is not None:
+        return dict(found)
+    engine = engine_of(table)
+    state = engine.new_game(table.config, table.seed)
+    state, _e = engine.replay_actions(state, shown)
+    view = engine.view(state, PUBLIC)
+    cache.set(key, view, BEFORE_SECONDS)
+    return view
+
+
+def session_options(session: ClassSession) -> dict[str, Any]:
+    """The lesson's options the screens name (the year's steps, the lobby's seating)."""
+    return {"options": dict(session.options),
+            "policies": bool(session.options.get("policies")),
+            "extra_institutions": bool(session.options.get("extra_institutions"))}
+
+
+def table_facts(table: Table) -> dict[str, Any]:
+    """One table's budget session this year: each item counted (what it decided, how many
+    voted), the open item's progress, and an item held back (``pending``, with the board
+    ``before`` its count)."""
+    session = table.session
+    facts: dict[str, Any] = {"items": [], "pending": None, "before": None, "vote": None,
+                             "open": None}
+    if session.status == ClassSession.Status.LOBBY:
+        return facts
+    year = script.year_of(session)
+    voters = len(parties.voters(table_seats(table)))
+    bags = list(table.bags.filter(decision__startswith=script.decision_id(year, ""))
+                .annotate(voted=Count("receipts")))
+    steps = {b.counted_by_id for b in bags if b.counted_by_id is not None}
+    counted: dict[tuple[int, str], list[dict[str, Any]]] = {}
+    for step_id, payload in (TableAction.objects.filter(
+            table=table, step_id__in=steps, actor=Actor.TEACHER)
+            .order_by("seq").values_list("step_id", "payload")):
+        item = action_item(payload)
+        if item is not None:
+            counted.setdefault((step_id, item), []).append(payload)
+    play = modes.read_play(table)
+    # Each count as the lesson kept it: whether the tie rule decided it, and the tally the
+    # platform published (neither under 3 ballots); a decision's last count is its own.
+    kept = {c["decision"]: c for c in (play.counts if play is not None else [])}
+    now = _stage_index(session.stage)
+    for bag in bags:
+        item = script.item_of(bag.decision)
+        if bag.status == Bag.Status.OPEN:  # any ballot's progress (a budget item's, a motion's...)
+            facts["open"] = {"decision": bag.decision, "voted": bag.voted, "of": voters}
+        if item not in script.BUDGET_ITEMS:
+            continue  # a motion's or a decision's ballot, not the session's
+        if bag.status == Bag.Status.OPEN:
+            facts["vote"] = {"item": item, "decision": bag.decision,
+                             "options": list(bag.options), "voted": bag.voted, "of": voters}
+            continue
+        payloads = counted.get((bag.counted_by_id or 0, item), [])
+        index = script.BUDGET_ITEMS.index(item)
+        if index < now or session.stage == script.FINAL:
+            facts["items"].append({"item": item, "choice": item_choice(item, payloads),
+                                   "voted": bag.voted, "of": voters,
+                                   "tie": bool(kept.get(bag.decision, {}).get("tie")),
+                                   "tally": kept.get(bag.decision, {}).get("tally")})
+        elif index == now:
+            facts["pending"] = {"item": item, "voted": bag.voted, "of": voters}
+            if payloads:
+                facts["before"] = _before(table, len(payloads))
+    facts["items"].sort(key=lambda c: script.BUDGET_ITEMS.index(c["item"]))
+    return facts
+
+
+def seat_facts(session: ClassSession, seat: Seat, table: Table) -> dict[str, Any]:
+    """One phone: its table's facts, and whether its token is in the open bag (so a
+    reloaded phone shows that, not the ballot again)."""
+    open_bag = table.bags.filter(status=Bag.Status.OPEN).first()
+    voted = open_bag is not None and BallotReceipt.objects.filter(bag=open_bag,
+                                                                  seat=seat).exists()
+    return {"screens": table_facts(table),
+            "can": {"voted": voted,
+                    "vote": open_bag.decision if open_bag is not None and not voted else None}}

@@ -1,0 +1,387 @@
+"""Turn the selectors' views into what Austerity's templates show, in the active language.
+
+The projector (the teacher's console on the classroom screen) shows every table's board: the
+five tracks, the bag (public by the rules), Current and the event, Used, the Treasury, the
+institutions, the policy faces, the goal, the year and the Finance Minister; the budget
+session's items as they are counted (what each decided and how many voted), and the tie rule.
+A phone shows what is in front of its student: the minister's decision as big buttons, the
+secret ballot of the open item, or who is deciding; the board in brief; its portfolio.
+
+What a table shows is the game as of the teacher's stage: an item counted by its last token
+is shown on "next" (``facts``, "Pacing"). Nothing here reads a vote.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from facilitator import notices
+from facilitator.lessons.austerity import portfolios, script, words
+from facilitator.lessons.austerity.scoring import DEBT_WEIGHT, LOST, UNFINISHED, WON
+from games.austerity import data
+
+TRACK_CELLS = range(data.TRACK_MIN, data.TRACK_MAX + 1)
+
+
+# --------------------------------------------------------------------------- the board
+
+
+def year_of(round_: int) -> int:
+    """The year a round shows (round 0 is year 1's first budget session: ``script.year_of``)."""
+    return max(round_, 1)
+
+
+def year_done(game: dict[str, Any], year: int) -> bool:
+    """The table has finished ``year`` or its game (``script.year_done`` on a view)."""
+    return bool(game["over"]) or game["year"] > year or game["stage"] == "policy"
+
+
+def cubes_block(counts: dict[str, int]) -> list[dict[str, Any]]:
+    return [{**words.cube(c), "n": counts.get(c, 0)} for c in data.COLOURS]
+
+
+def tracks_block(tracks: dict[str, int]) -> list[dict[str, Any]]:
+    return [{"key": t, "name": words.track_name(t), "value": tracks[t],
+             "danger": tracks[t] <= 2} for t in data.TRACKS]
+
+
+def institutions_block(game: dict[str, Any]) -> list[dict[str, Any]]:
+    out = []
+    for key, marker in game["institutions"].items():
+        inst = data.INSTITUTIONS[key]
+        out.append({"key": key, "name": words.institution_name(key), "cuts": marker["cuts"],
+                    "steps": range(data.CUTS_STEPS), "funded": marker["funded"],
+                    "limit": inst.cubes_per_year, "extra": inst.extra,
+                    "reward": _(inst.fund_text), "penalty": _(inst.cuts_text)})
+    return out
+
+
+def policies_block(game: dict[str, Any]) -> list[dict[str, Any]]:
+    out = []
+    for card, face_id in game["policies"].items():
+        _card, face = data.FACES[face_id]
+        out.append({"card": _(data.POLICY_CARDS[card].name), "face": _(face.name),
+                    "text": _(face.text), "fixed": card in game["fixed_policies"]})
+    return out
+
+
+def goal_text(game: dict[str, Any]) -> str:
+    return _(game["goal"]["text"]).format(**game["goal"]["params"])
+
+
+def debt_of(game: dict[str, Any]) -> int:
+    """The country's Debt cubes, wherever they lie (``portfolios.debt`` on a view)."""
+    return (game["bag"][data.DEBT] + game["used"][data.DEBT]
+            + game["current"].count(data.DEBT))
+
+
+def decision_block(decision: dict[str, Any], game: dict[str, Any]) -> dict[str, Any]:
+    """One of the engine's decisions with its options said as what they do."""
+    kind = decision["action"]
+    params = {k: _(v) for k, v in decision.get("params", {}).items()}
+    return {"id": decision["id"], "kind": kind,
+            "prompt": _(decision["prompt"]).format(**params),
+            "options": [{"value": o, "label": words.option_label(kind, o, game.get("event")),
+                         "short": words.option_short(kind, o, game.get("event"))}
+                        for o in decision["options"]]}
+
+
+def event_block(game: dict[str, Any]) -> dict[str, Any] | None:
+    if not game.get("event"):
+        return None
+    event = data.EVENTS[game["event"]]
+    return {"name": _(event.name), "text": _(event.text),
+            "cubes": [words.cube(c) for c in game["pair"]]}
+
+
+def result_block(game: dict[str, Any], *, final: bool = False) -> dict[str, Any] | None:
+    """How the country ended (``scoring.country_result`` on a view); a game still going is
+    unfinished only at the final result."""
+    tracks = sum(game["tracks"].values())
+    owed = debt_of(game)
+    if game["result"] in (WON, LOST):
+        return {"kind": game["result"], "reason": words.reason_text(game["reason"]),
+                "year": game["year"]}
+    if not final:
+        return None
+    return {"kind": UNFINISHED, "year": game["year"], "tracks": tracks, "debt": owed,
+            "score": tracks - DEBT_WEIGHT * owed}
+
+
+def item_block(item: str, choice: str, voted: int, of: int, tie: bool = False,
+               tally: dict[str, int] | None = None) -> dict[str, Any]:
+    return {"item": item, "name": str(words.ITEM_NAMES[item]), "tie": tie,
+            "tally": [{"label": words.item_outcome(item, option), "votes": votes}
+                      for option, votes in sorted((tally or {}).items(),
+                                                  key=lambda kv: script.change_key(kv[0]))],
+            "label": words.item_outcome(item, choice),
+            "change": choice != script.NO_CHANGE[item],
+            "voted": voted, "of": of,
+            "outcome_only": voted < 3}
+
+
+def seats_block(table: dict[str, Any], portfolio_on: bool) -> list[dict[str, Any]]:
+    chair = (table.get("minister") or {}).get("seat")
+    out = []
+    for position, seat in enumerate(table["seats"]):
+        entry = {**seat, "minister": seat["seat"] == chair}
+        if portfolio_on:
+            key = portfolios.portfolio_of(position)
+            entry["portfolio"] = str(portfolios.NAMES[key])
+        out.append(entry)
+    return out
+
+
+def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, Any]:
+    """One table as the screens show it, as of the teacher's stage."""
+    facts = table.get("screens") or {}
+    game = facts.get("before") or table["game"]
+    stage = session["stage"]
+    pending = facts.get("pending")
+    item = script.STAGE_ITEMS.get(stage)
+    year = year_of(session["round"])
+    minister = table.get("minister")
+    ctx: dict[str, Any] = {
+        # The lesson's table facts (``info.table_info``: motions, modes, timer...) as they are,
+        # for the console's controls.
+        **{k: v for k, v in table.items() if k not in ("game", "seats", "screens")},
+        "number": table["number"], "game": game,
+        "reopened": notices.reopened_notice(table.get("reopened", ""), phone=False),
+        "bag_generation": table.get("bag", ""),
+        "seats": seats_block(table, bool(session.get("portfolios"))),
+        "minister": minister,
+        "tracks": tracks_block(game["tracks"]),
+        "bag": cubes_block(game["bag"]), "bag_total": sum(game["bag"].values()),
+        "current": [words.cube(c) for c in game["current"]],
+        "used": cubes_block(game["used"]), "used_total": sum(game["used"].values()),
+        "treasury": game["treasury"], "income_letter": words.cube(data.INCOME)["letter"],
+        "institutions": institutions_block(game),
+        "policies": policies_block(game),
+        "goal": goal_text(game), "scenario": _(data.SCENARIOS[game["scenario"]].name),
+        "country": _(data.COUNTRIES[game["country"]].name) if game.get("country") else "",
+        "olympics": game.get("olympics"), "war": game.get("war"),
+        "event": event_block(game) if stage == script.YEAR else None,
+        "over": game["over"],
+        "result": result_block(game, final=stage == script.FINAL),
+        "year_done": year_done(game, year),
+        "items": [item_block(c["item"], c["choice"], c["voted"], c["of"], c.get("tie", False),
+                             c.get("tally"))
+                  for c in facts.get("items", [])],
+        "vote": None, "pending": None, "no_vote": False, "decision": None,
+    }
+    if item is not None:
+        vote = facts.get("vote")
+        if vote is not None:
+            ctx["vote"] = {"item": item, "name": str(words.ITEM_NAMES[item]),
+                           "question": str(words.ITEM_QUESTIONS[item]),
+                           "decision": vote["decision"], "voted": vote["voted"],
+                           "of": vote["of"],
+                           "options": [{"index": i, "value": o,
+                                        "label": words.item_option_label(item, o)}
+                                       for i, o in enumerate(vote["options"])]}
+        elif pending is not None:
+            ctx["pending"] = {"name": str(words.ITEM_NAMES[item]), "voted": pending["voted"],
+                              "of": pending["of"]}
+        elif not game["over"]:
+            ctx["no_vote"] = str(words.ITEM_NAMES[item])  # the item cannot apply here
+    if stage == script.YEAR and not game["over"] and game.get("decisions"):
+        ctx["decision"] = decision_block(game["decisions"][0], game)
+    voting, progress = table.get("voting"), facts.get("open")
+    if voting and progress and voting["kind"] != "budget":
+        ctx["ballot"] = {**ballot_block(voting, game, table.get("motions") or []),
+                         "voted": progress["voted"], "of": progress["of"]}
+    return ctx
+
+
+def ballot_block(voting: dict[str, Any], game: dict[str, Any],
+                 motions: list[dict[str, Any]]) -> dict[str, Any]:
+    """A table ballot in the year (a motion, the Actions before a draw, or one of the
+    engine's decisions the teacher took to the table): its question and its options."""
+    decision = voting["decision"]
+    options = voting["options"]
+    if voting["kind"] == "motion":
+        motion = next((m for m in motions if m.get("decision") == decision), None)
+        question = _("Motion: %(motion)s") % {"motion": motion["label"]} if motion else _(
+            "Motion")
+        labels = [_("Yes") if o == script.YES else _("No") for o in options]
+    elif voting["kind"] == "actions":
+        question = _("Take an Action before the next draw?")
+        labels = [_("No Action now") if o == script.NONE else words.action_label(o)
+                  for o in options]
+    else:
+        found = next((d for d in game.get("decisions") or [] if d["id"] == decision), None)
+        block = decision_block(found, game) if found else None
+        question = block["prompt"] if block else ""
+        labels = [o["label"] for o in block["options"]] if block else list(options)
+    return {"decision": decision, "question": question,
+            "options": [{"index": i, "value": o, "label": label}
+                        for i, (o, label) in enumerate(zip(options, labels, strict=True))]}
+
+
+# --------------------------------------------------------------------------- the console
+
+
+def next_label(session: dict[str, Any], tables: list[dict[str, Any]]) -> str:
+    """What the teacher's one button does next, said as that."""
+    stage = session["stage"]
+    if stage in script.STAGE_ITEMS:
+        return _("Count the votes")
+    if stage == script.YEAR:
+        return _("Year End")
+    if stage == script.YEAR_END:
+        if tables and all(t["over"] for t in tables):
+            return _("Final result")
+        return _("Next year's budget")
+    return _("Next")
+
+
+def next_blocked(session: dict[str, Any], tables: list[dict[str, Any]],
+                 seating: dict[str, Any] | None) -> str:
+    """Why the teacher's button cannot act now ("" if it can): then it is disabled, with
+    this reason beside it."""
+    stage = session["stage"]
+    if session["status"] == "lobby":
+        if seating is None:
+            return _("Wait for the students to join.")
+        if seating["needs_fill"]:
+            return _("Choose below how to fill the gaps.")
+        return ""
+    if stage == script.YEAR:
+        playing = [str(t["number"]) for t in tables if not t["year_done"]]
+        if playing:
+            return ngettext("Table %(tables)s is still playing its year.",
+                            "Tables %(tables)s are still playing their year.",
+                            len(playing)) % {"tables": ", ".join(playing)}
+    return ""
+
+
+def count_confirm(session: dict[str, Any]) -> dict[str, str] | None:
+    """The question before a count with tokens missing ("{n}" filled in by the page)."""
+    if session["stage"] not in script.STAGE_ITEMS:
+        return None
+    return {key: ngettext("%(n)s student has not voted: count anyway?",
+                          "%(n)s students have not voted: count anyway?", n) % {"n": "{n}"}
+            for key, n in (("one", 1), ("other", 2))}
+
+
+def seating_text(students: int, options: dict[str, Any]) -> dict[str, Any] | None:
+    """What pressing Start will do with this many students (and the choices when needed)."""
+    from facilitator.lessons.austerity.lesson import LESSON
+
+    if not students:
+        return None
+
+    def sizes(plan: Any) -> str:
+        return " + ".join(map(str, plan.tables))
+
+    even = LESSON.seating(students, None, options)
+    if even is not None:
+        return {"needs_fill": False, "text": ngettext(
+            "Start makes %(t)d table: %(sizes)s.", "Start makes %(t)d tables: %(sizes)s.",
+            len(even.tables)) % {"t": len(even.tables), "sizes": sizes(even)}}
+    bots, pairs = (LESSON.seating(students, "bots", options),
+                   LESSON.seating(students, "pairs", options))
+    return {
+        "needs_fill": True, "text": LESSON.seating_error(students, None, options),
+        "bots": ngettext("Add %(b)d bot and start (%(sizes)s)",
+                         "Add %(b)d bots and start (%(sizes)s)", bots.bots)
+        % {"b": bots.bots, "sizes": sizes(bots)} if bots else None,
+        "pairs": ngettext("Start with %(p)d pair sharing a phone (%(sizes)s)",
+                          "Start with %(p)d pairs sharing a phone (%(sizes)s)", pairs.pairs)
+        % {"p": pairs.pairs, "sizes": sizes(pairs)} if pairs else None,
+    }
+
+
+def progress_steps(session: dict[str, Any]) -> list[dict[str, Any]]:
+    """The year's steps for the console's position bar: its budget items, the year, Year
+    End (the policy item from year 2 with policy cards; the institution item with extra
+    institutions)."""
+    stage = session["stage"]
+    year = year_of(session["round"])
+    items = [i for i in script.BUDGET_ITEMS
+             if (i != script.POLICY_ITEM or (year > 1 and session.get("policies")))
+             and (i != script.INSTITUTION or session.get("extra_institutions"))]
+    stages = [script.budget_stage(i) for i in items] + [script.YEAR, script.YEAR_END]
+    labels = {**{script.budget_stage(i): str(words.ITEM_NAMES[i]) for i in items},
+              script.YEAR: _("The year"), script.YEAR_END: _("Year End")}
+    here = stages.index(stage) if stage in stages else len(stages)
+    return [{"stage": s, "label": labels[s], "current": i == here, "done": i < here}
+            for i, s in enumerate(stages)]
+
+
+def projector_context(view: dict[str, Any], *, join_url: str = "") -> dict[str, Any]:
+    session = view["session"]
+    code = session.get("join_code") or ""
+    tables = [table_context(t, session) for t in view["tables"]]
+    seating = seating_text(len(view.get("lobby") or []), session.get("options") or {})
+    goals = {t["goal"] for t in tables}
+    return {
+        "session": session, "tables": tables, "grid": len(tables) > 1,
+        "goal_shared": goals.pop() if len(goals) == 1 else "",
+        "cells": TRACK_CELLS, "budget": session["stage"] in script.STAGE_ITEMS,
+        "year": year_of(session["round"]),
+        "stage_label": str(script.STAGE_NAMES.get(session["stage"], "")),
+        "steps": progress_steps(session),
+        "next_label": next_label(session, tables),
+        "next_blocked": next_blocked(session, tables, seating),
+        "count_confirm": count_confirm(session),
+        "seating": seating, "lobby": view.get("lobby"),
+        "join_url": join_url, "join_code": code, "join_code_spaced": f"{code[:3]} {code[3:]}",
+        "tie_rule": session.get("tie_rule", ""),
+        "undone": undone_notice(session),
+    }
+
+
+# --------------------------------------------------------------------------- phones
+
+
+def phone_context(view: dict[str, Any]) -> dict[str, Any]:
+    session = view["session"]
+    seat = view["seat"]
+    ctx: dict[str, Any] = {
+        "session": session, "seat": seat, "can": view.get("can", {}), "cells": TRACK_CELLS,
+        "year": year_of(session["round"]),
+        "stage_label": str(script.STAGE_NAMES.get(session["stage"], "")),
+        "tie_rule": session.get("tie_rule", ""),
+        "undone": undone_notice(session) if (session.get("undone") or {}).get("discarded")
+        else "",
+    }
+    game = view.get("game")
+    if not game or "table" not in view:
+        return ctx
+    chair = {"nickname": seat["minister_name"]} if seat.get("minister_name") else None
+    table = table_context({**view["table"], "game": game, "minister": chair,
+                           "screens": seat.get("screens") or {}}, session)
+    ctx["table"] = table
+    ctx["revote"] = notices.reopened_notice(view["table"].get("reopened", ""), phone=True)
+    ctx["minister"] = bool(seat.get("minister"))
+    mine = set(ctx["can"].get("decide") or [])  # the decisions this phone answers now
+    if mine and not table["over"]:
+        pending = [d for d in game.get("decisions") or [] if d["id"] in mine]
+        main = [d for d in pending if d["action"] != "action"]
+        actions = [d for d in pending if d["action"] == "action"]
+        ctx["decide"] = decision_block(main[0], game) if main else None
+        ctx["actions"] = decision_block(actions[0], game) if actions else None
+    if session.get("portfolios") and seat.get("portfolio"):
+        mine_ = seat["portfolio"]
+        ctx["portfolio"] = {**mine_, "debt": mine_["portfolio"] == portfolios.TREASURY}
+    return ctx
+
+
+def undone_notice(session: dict[str, Any]) -> str:
+    """One sentence for the screens: what the last Undo took back ("" if nothing)."""
+    undone = session.get("undone")
+    if not undone:
+        return ""
+    if undone["kind"] == "start":
+        return _("Undone: the start of the lesson. Everyone is back in the lobby.")
+    left = undone.get("from") or ""
+    if left in script.STAGE_ITEMS and undone.get("discarded"):
+        # The step counted the item's bag: the count is gone and the bag is asked again.
+        name = words.ITEM_NAMES[script.STAGE_ITEMS[left]]
+        return (_("Undone: the count of “%(item)s”.") % {"item": name} + " "
+                + _("The votes cast were discarded: everyone votes again."))
+    return _("Undone: back to “%(stage)s”.") % {"stage": script.STAGE_NAMES.get(left, left)}

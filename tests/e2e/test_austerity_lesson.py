@@ -1,0 +1,243 @@
+"""A whole Austerity lesson in real browsers, in Spanish: the teacher's projector and ten
+phones at two tables of five, through the real pages and websockets, to each country's end
+(a year limit of 3 makes the lesson end on time: a country that has not won by then has lost).
+
+Every year: everyone votes on each budget item in secret (raise taxes once, borrow nothing,
+pay a loan when the country can), then each table's Finance Minister taps the engine's
+decisions on their phone (the first option each time) while the others see who is deciding.
+Along the way: every stage fits one projector screen at 1920×1080 and 1280×720, axe finds no
+serious problem on any kind of screen, a reloaded phone resumes where it was, and
+screenshots of every kind of screen are saved in artifacts/austerity/.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from tests.e2e import ui
+from tests.e2e.live import PHONE, PROJECTOR
+from tests.e2e.test_projector_fit import fits
+
+NICKNAMES = ["Ana", "Bruno", "Chen", "Dara", "Emil", "Fatou", "Goran", "Hana", "Iker", "Zoé"]
+# The budget session's choice of the class, by item: the option's index on the ballot.
+VOTES = {"budget_taxes": 1, "budget_borrow": 0, "budget_loan": 1, "budget_policy": 0,
+         "budget_institution": 0}
+SHOTS = ui.ARTIFACTS / "austerity"
+
+
+def shot(target: Page, name: str, *, full_page: bool = False) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    ui.shot(target, name, full_page=full_page, prefix="austerity/aus")
+
+
+@pytest.fixture
+def contexts(browser: Browser) -> Iterator[list[BrowserContext]]:
+    made: list[BrowserContext] = []
+    yield made
+    for context in made:
+        context.close()
+
+
+def open_lesson(teacher: Page, *, students: int, title: str, extras: bool = False,
+                portfolios: bool = False) -> str:
+    """New lesson → Austerity, in Spanish, tables of 4 to 8, a 3-year limit (``extras``: with
+    the policy cards and the extra institutions); the lobby's join address."""
+    teacher.get_by_role("link", name="New lesson").click()
+    teacher.get_by_role("link", name="Austerity: Governing a Country in Debt").click()
+    teacher.wait_for_url("**/lessons/new/?game=austerity")
+    teacher.get_by_label("Lesson title").fill(title)
+    teacher.get_by_label("Language", exact=True).select_option("es")
+    teacher.get_by_label("Class size").fill(str(max(students, 6)))
+    teacher.get_by_label("Year limit").select_option("3")
+    if portfolios:
+        teacher.get_by_label("Cabinet portfolios").check()
+    if extras:
+        teacher.get_by_label("Policy cards").check()
+        teacher.get_by_label("Extra institutions").check()
+    teacher.get_by_role("button", name="Create and open the projector view").click()
+    teacher.wait_for_url(re.compile(r"/teacher/lessons/\d+/$"))
+    expect(ui.topbar(teacher)).to_have_attribute("data-stage", "lobby")
+    return ui.join_address(teacher)
+
+
+def join_es(phone: Page, address: str, nickname: str) -> None:
+    phone.goto(ui.local_path(address))
+    phone.get_by_label("Tu apodo").fill(nickname)
+    phone.get_by_role("button", name="Entrar").click()
+    expect(phone.get_by_role("heading", name=f"¡Ya estás dentro, {nickname}!")).to_be_visible()
+
+
+def phase(teacher: Page) -> str:
+    return ui.topbar(teacher).get_attribute("data-phase") or ""
+
+
+def on_phase(phones: list[Page], now: str) -> None:
+    """Every phone shows the lesson's current moment."""
+    for phone in phones:
+        expect(phone.locator("#now")).to_have_attribute("data-phase", now)
+
+
+def vote_item(teacher: Page, phones: list[Page], stage: str, audit: ui.Audit,
+              seen: set[str]) -> None:
+    """Every phone with a ballot votes; the projector counts up, then holds the result back
+    until the teacher moves on."""
+    ballots = [p for p in phones if p.locator('#now form[data-action="ballot"]').count()]
+    idle = [p for p in phones if p not in ballots]
+    if idle and "no-vote" not in seen:  # the item cannot apply at that table
+        seen.add("no-vote")
+        expect(idle[0].locator("#now")).to_contain_text("Nada que votar aquí")
+        shot(idle[0], "phone-nothing-to-vote")
+    for i, phone in enumerate(ballots):
+        phone.locator("#now input[name=option]").nth(VOTES[stage]).check()
+        if "ballot" not in seen:
+            shot(phone, "phone-ballot")
+            audit.check(phone, "phone ballot")
+        phone.get_by_role("button", name="Meter mi ficha en la bolsa").click()
+        expect(ui.heading(phone, "Tu ficha está en la bolsa")).to_be_visible()
+        expect(phone.get_by_text("Un empate se resuelve")).to_be_hidden()  # the ballot's own
+        if "ballot" not in seen:
+            seen.add("ballot")
+            shot(phone, "phone-voted")
+            ui.reload(phone)  # a reloaded phone shows its token in the bag, not the ballot
+            expect(ui.heading(phone, "Tu ficha está en la bolsa")).to_be_visible()
+            expect(phone.locator('#now form[data-action="ballot"]')).to_have_count(0)
+        if i == 2 and "projector-vote" not in seen:
+            seen.add("projector-vote")
+            expect(teacher.locator("[data-progress][data-voted]").first).to_be_visible()
+            shot(teacher, "projector-vote")
+            audit.check(teacher, "projector during a ballot")
+    if ballots:  # every bag counted: no table still counts up
+        expect(teacher.locator(".aus-now [data-progress][data-voted]")).to_have_count(0)
+        expect(teacher.locator(".aus-now").get_by_text("Ya ha votado todo el mundo.").first
+               ).to_be_visible()
+        if "projector-counted" not in seen:
+            seen.add("projector-counted")
+            shot(teacher, "projector-counted-held")
+
+
+def play_year(teacher: Page, phones: list[Page], audit: ui.Audit, seen: set[str]) -> list[str]:
+    """Each table's minister taps the first option of each decision until every table has
+    finished its year; the others see who decides. Returns where the projector overflowed
+    (checked when an event is on the board)."""
+    wrong: list[str] = []
+    next_button = teacher.locator("#live button[data-key=next]")
+    for _tap in range(600):
+        if next_button.is_enabled():
+            return wrong
+        tapped = False
+        for phone in phones:
+            form = phone.locator("#now form.decide").first
+            if not form.count():
+                continue
+            decision = form.locator("input[name=decision]").get_attribute("value")
+            if "minister" not in seen:
+                seen.add("minister")
+                shot(phone, "phone-minister", full_page=True)
+                audit.check(phone, "phone: the minister's decision")
+                waiting = next(p for p in phones if p is not phone
+                               and p.locator("#now h1", has_text="está decidiendo").count())
+                shot(waiting, "phone-waiting")
+                audit.check(waiting, "phone: another student waits")
+                ui.reload(phone)  # the minister's reloaded phone still has the decision
+                form = phone.locator("#now form.decide").first
+                expect(form.locator("input[name=decision]")).to_have_attribute(
+                    "value", decision or "")
+            if "event" not in seen and phone.locator("#now .event-name").count():
+                seen.add("event")
+                shot(phone, "phone-minister-event")
+                shot(teacher, "projector-event")
+                audit.check(teacher, "projector: an event")
+                wrong += fits(teacher, "the year, an event on the board")
+                teacher.set_viewport_size(PROJECTOR["viewport"])
+            form.locator("button").first.click()
+            expect(phone.locator(
+                f'#now form.decide input[name=decision][value="{decision}"]')).to_have_count(0)
+            tapped = True
+        if not tapped:
+            teacher.wait_for_timeout(100)
+    raise AssertionError("the year did not end")
+
+
+@pytest.mark.e2e
+@pytest.mark.slow
+def test_a_whole_austerity_lesson_in_spanish_with_ten_phones(
+        browser: Browser, austerity_server: str, contexts: list[BrowserContext]) -> None:
+    teacher_context = browser.new_context(base_url=austerity_server, **PROJECTOR)
+    contexts.append(teacher_context)
+    teacher = teacher_context.new_page()
+    ui.log_in(teacher)
+    address = open_lesson(teacher, students=len(NICKNAMES), title="Austeridad 3B",
+                          portfolios=True)
+    phones = []
+    for name in NICKNAMES:
+        context = browser.new_context(base_url=austerity_server, locale="es-ES", **PHONE)
+        contexts.append(context)
+        phone = context.new_page()
+        join_es(phone, address, name)
+        if not phones:
+            shot(phone, "phone-lobby")
+        phones.append(phone)
+    expect(teacher.locator(".lobby .count")).to_contain_text("10")
+    shot(teacher, "projector-lobby")
+    audit = ui.Audit("austerity")
+    seen: set[str] = set()
+    wrong: list[str] = []
+
+    ui.press_next(teacher, "click")  # Empezar: two tables of five
+    expect(teacher.locator(".aus-card")).to_have_count(2)
+    # Each student defends a portfolio (by seat: the first Labour, the second Interior...).
+    for phone in phones:
+        expect(phone.locator("#portfolio h2")).to_contain_text("Tu cartera:")
+    shot(phones[0], "phone-portfolio", full_page=True)
+    stages: list[str] = []
+    for _step in range(40):
+        stage, now = ui.stage(teacher), phase(teacher)
+        stages.append(stage)
+        on_phase(phones, now)
+        wrong += fits(teacher, f"{now}")
+        teacher.set_viewport_size(PROJECTOR["viewport"])
+        if stage == "final":
+            break
+        if stage.startswith("budget_"):
+            vote_item(teacher, phones, stage, audit, seen)
+        elif stage == "year":
+            wrong += play_year(teacher, phones, audit, seen)
+            if "projector-year-done" not in seen:
+                seen.add("projector-year-done")
+                shot(teacher, "projector-year-done")
+        elif stage == "year_end" and "year-end" not in seen:
+            seen.add("year-end")
+            shot(teacher, "projector-year-end")
+            shot(phones[0], "phone-year-end", full_page=True)
+            audit.check(teacher, "projector: Year End")
+        try:
+            ui.press_next(teacher)
+        except AssertionError:
+            shot(teacher, "failure-projector")
+            for i, p in enumerate(phones):
+                shot(p, f"failure-phone-{i}")
+            raise
+    assert stages[-1] == "final", stages
+    assert {"budget_taxes", "budget_borrow", "year", "year_end"} <= set(stages), stages
+
+    # The end: each country won or lost, on the projector and on every phone, in Spanish.
+    cards = teacher.locator(".aus-card .result")
+    expect(cards).to_have_count(2)
+    for text in cards.all_inner_texts():
+        assert "El país ha ganado" in text or "El país ha perdido" in text, text
+    for phone in phones:
+        expect(phone.locator("#now h1")).to_have_text(
+            re.compile("¡Tu país ha ganado!|Tu país ha perdido."))
+    shot(teacher, "projector-final")
+    shot(phones[0], "phone-final", full_page=True)
+    audit.check(teacher, "projector: final result")
+    audit.check(phones[0], "phone: final result")
+    live = teacher.locator("#live").inner_text()
+    for english in ("Budget session", "Finance Minister", "Raise taxes", "Year End", "Table 1"):
+        assert english not in live, english
+    audit.assert_clean()
+    assert not wrong, "\n".join(wrong)
