@@ -29,7 +29,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def playable(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The module is offered as "in preparation"; its tests create lessons of it."""
+    """Lessons of the module are created whatever its offered flag says."""
     monkeypatch.setattr(LESSON, "playable", True)
     deterministic(monkeypatch)
 
