@@ -112,7 +112,9 @@ class CrisisLesson(Lesson):
     def session_info(self, session: ClassSession) -> dict[str, Any]:
         return {"crisis_round": script.play.round_of(session),
                 "rounds": script.rounds_of(session), "next_label": str(script.next_label(session)),
-                "crisis_tables": presenters.table_extras(session)}
+                "crisis_tables": presenters.table_extras(session),
+                "team_size": int(session.options.get("team_size") or 3),
+                "bots_allowed": bool(session.options.get("bots_allowed", True))}
 
     def seat_info(self, session: ClassSession, seat: Seat, table: Table,
                   legal: list[dict[str, Any]]) -> dict[str, Any]:
