@@ -264,3 +264,20 @@ def test_a_bot_teams_round_ending_move_waits_and_the_projector_says_so() -> None
     page = console_html(session)
     assert "Round complete: the teacher evaluates it." in page
     assert "Still planning" not in page
+
+
+def test_at_the_end_each_phone_shows_its_own_teams_place_and_score() -> None:
+    from facilitator.lessons.crisis import scoring
+
+    session = started(4, team_size=2, here=False, rounds=5, difficulty="easy")
+    while session.stage != "final":
+        session = advance(session)
+    table = human_table(session)
+    scores = scoring.final_scores(table, state_of(table), 5)
+    for team, score in scores.items():
+        page = phone_html(captain(session, table, team))
+        if score.get("place"):
+            assert f"Your team: place {score['place']} · score {score['score']}" in page
+        else:
+            assert f"Your team: score {score['score']} · not eligible to win" in page
+        assert "captain this round" not in page

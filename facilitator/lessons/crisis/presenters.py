@@ -189,6 +189,9 @@ def phone_context(view: dict[str, Any]) -> dict[str, Any]:
         context["evaluation"] = evaluation_of(game, round_)
     elif stage == play.FINAL:
         context["final"] = True
+        number = seat.get("table")
+        ranking = (session.get("crisis_tables") or {}).get(number, {}).get("final") or []
+        context["result"] = next((r for r in ranking if r["name"] == team), None)
     if team in game["players"] and stage not in (play.EVALUATION,):
         context["me"] = team_board(game, team)
         context["hand"] = [words.influence(c) for c in game.get("hand", [])]
