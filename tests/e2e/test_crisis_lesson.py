@@ -11,7 +11,9 @@ Exports, Government Subsidy), takes each reserved space's first option, plans Pr
 (the suggested plan, or none when it cannot run) and exports what a contract takes; a teammate
 suggests the first Manager of each team in round 1 and the captain plays the suggestion; a
 teammate builds a plan in the production planner; a captain repays a loan once. The teacher's
-Next goes through every beat.
+Next goes through every beat. If Axia goes bankrupt before round 5 (the test's captains are
+no strategists), the lesson ends there, as in class, and the test checks the final ranking says
+so.
 
 At every beat of round 1 and at the end: screenshots under artifacts/crisis-e2e/, axe-core on
 every kind of screen, the projector fits one screen at 1920×1080 and 1280×720, nothing is left
@@ -51,8 +53,8 @@ def spanish_catalogue() -> None:
 
 
 @pytest.fixture
-def contexts(browser: Browser, server: str, offsite: list[str]) -> Iterator[
-        list[BrowserContext]]:
+def contexts() -> Iterator[list[BrowserContext]]:
+    """The test's browser contexts (a Spanish laptop and Spanish phones), closed at the end."""
     made: list[BrowserContext] = []
     yield made
     for context in made:
@@ -69,8 +71,7 @@ def spanish(browser: Browser, server: str, offsite: list[str], made: list[Browse
 
 def shot(target: Page | Locator, name: str) -> Path:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    path = ui.shot(target, name, prefix="crisis-e2e/shot")
-    return path
+    return ui.shot(target, name, prefix="crisis-e2e/shot")
 
 
 def no_english(page: Page, where: str, found: dict[str, list[str]]) -> None:
@@ -337,7 +338,8 @@ def test_a_whole_crisis_lesson_in_spanish(browser: Browser, server: str, offsite
     assert not english, json.dumps(english, ensure_ascii=False, indent=1)
     assert offsite == [], offsite
     print(f"crisis lesson: {time.monotonic() - started:.0f} s, beats {len(seen)}, "
-          f"repaid={repaid}, bankrupt={bankrupt}, bot team {bot_letter}")
+          f"repaid={repaid}, bankrupt={bankrupt}, bot team {bot_letter}, exports on "
+          f"contracts {sum(n for t in teams.values() for n in t.exported.values())}")
 
 
 # --------------------------------------------------------------------------- the beats

@@ -316,7 +316,7 @@ def track(status: int | None) -> list[dict[str, Any]]:
 def lobby_seating(students: int, session: dict[str, Any]) -> dict[str, Any] | None:
     """What Start will do with this many students in the lesson's teams, and the bots' offer
     when whole teams at tables of 2 to 5 teams need them (the lobby's ``seating``)."""
-    from facilitator.lessons.crisis.lesson import LESSON, seating_plan
+    from facilitator.lessons.crisis.lesson import LESSON, seating_plan  # lesson imports us
 
     if not students:
         return None
@@ -330,7 +330,7 @@ def lobby_seating(students: int, session: dict[str, Any]) -> dict[str, Any] | No
             % {"t": len(teams), "teams": " + ".join(map(str, teams)), "size": size}}
     bots = seating_plan(students, "bots", size) if session.get("bots_allowed", True) else None
     if bots is None:
-        return {"needs_fill": True, "blocked": True, "text": LESSON.seating_error(
+        return {"needs_fill": True, "text": LESSON.seating_error(
             students, None, {"team_size": size})}
     teams = [n // size for n in bots.tables]
     return {"needs_fill": True, "text": ngettext(
@@ -351,10 +351,12 @@ def lobby_context(view: dict[str, Any]) -> dict[str, Any]:
         if session["stage"] == "lobby" else None
     blocked = ""
     if session["stage"] == "lobby":
-        blocked = str(_("Wait for the students to join.")) if seating is None else \
-            str(_("Choose below how to fill the gaps.")) if seating.get("bots") else \
-            str(_("These students cannot be seated in whole teams.")) \
-            if seating["needs_fill"] else ""
+        if seating is None:
+            blocked = _("Wait for the students to join.")
+        elif seating.get("bots"):
+            blocked = _("Choose below how to fill the gaps.")
+        elif seating["needs_fill"]:
+            blocked = _("These students cannot be seated in whole teams.")
     return {"seating": seating, "next_blocked": blocked,
             "join_code_spaced": f"{code[:3]} {code[3:]}"}
 
