@@ -6,8 +6,9 @@ How the class gets a team of bots: five students join in teams of two, the lobby
 for the empty place (Start cannot seat five otherwise), and the teacher removes the student who
 shares a team with it (the Students page), as for a student who has to leave: that team is
 then its bot alone. The teams play through the phones' own buttons, reading only the page: the
-captain places Managers (the cheapest Company first, then an Employee, a Loan in round 1,
-Exports, Government Subsidy), takes each reserved space's first option, plans Production
+captain places Managers (the cheapest Company first, then an Employee, a Loan in round 1 or
+Domestic Industry later, Exports, Government Subsidy), takes each reserved space's first option
+(Food or Minerals at Domestic Industry), plans Production
 (the suggested plan, or none when it cannot run) and exports what a contract takes; a teammate
 suggests the first Manager of each team in round 1 and the captain plays the suggestion; a
 teammate builds a plan in the production planner; a captain repays a loan once. The teacher's
@@ -155,12 +156,22 @@ def place_choice(phone: Page, round_: int, n: int) -> Locator:
         return None
 
     picks = {0: [lambda: cheapest_company(choices)], 1: [lambda: space("employee-")],
-             2: [lambda: space("loan") if round_ == 1 else space("exports")],
+             2: [lambda: space("loan") if round_ == 1 else space("domestic-industry")],
              3: [lambda: space("exports")]}.get(n, [])
     for pick in [*picks, lambda: space("government-subsidy")]:
         found = pick()
         if found is not None:
             return found
+    return choices.first
+
+
+def resolve_choice(phone: Page) -> Locator:
+    """A reserved space's first option (it buys what it can), but Food or Minerals from
+    Domestic Industry: goods a contract takes at Exports."""
+    choices = buttons(phone, "resolve")
+    for i in range(choices.count()):
+        if action_of(choices.nth(i)).get("choice") in ("food", "minerals"):
+            return choices.nth(i)
     return choices.first
 
 
@@ -410,7 +421,7 @@ def play_planning(teacher: Page, teams: dict[str, Team], rnd: int, suggested: se
                 audit.check(captain, "phone: captain resolves a space")
                 no_english(captain, "phone resolve", english)
                 shots.add("resolve")
-            click_and_wait(captain, buttons(captain, "resolve").first)
+            click_and_wait(captain, resolve_choice(captain))
         else:
             teacher.wait_for_timeout(100)
         if first_time and "projector" not in shots and team.placed.get(rnd, 0) == 2:
@@ -498,6 +509,11 @@ def play_exports(teacher: Page, teams: dict[str, Team], rnd: int, audit: ui.Audi
             shot(teacher, "projector-exports-turn")
             shown = True
         exports = buttons(captain, "export")
+        if exports.count() and not sum(n for t in teams.values() for n in t.exported.values()):
+            shot(captain, "phone-captain-export-contract")
+            audit.check(captain, "phone: captain exports on a contract")
+            no_english(captain, "phone export on a contract", english)
+            shot(teacher, "projector-exports-contract")
         if exports.count() and team.exported.get(rnd, 0) < 2:
             team.exported[rnd] = team.exported.get(rnd, 0) + 1
             click_and_wait(captain, exports.first)

@@ -281,3 +281,14 @@ def test_at_the_end_each_phone_shows_its_own_teams_place_and_score() -> None:
         else:
             assert f"Your team: score {score['score']} · not eligible to win" in page
         assert "captain this round" not in page
+
+
+def test_export_buttons_name_the_contract_as_the_projector_numbers_it() -> None:
+    from facilitator.lessons.crisis import words
+
+    game = {"board": {"contracts": ["food-4", "minerals-6", "food-8"]}}
+    labels = [words.move({"type": "export", "contract": slot, "amount": 1}, game)
+              for slot in (0, 2)]
+    assert labels == ["Contract 1: export 1 Food", "Contract 3: export 1 Food"]
+    assert words.move({"type": "export", "contract": "food-8", "amount": 2}, game) == \
+        "Export 2 Food on a contract"
