@@ -4,9 +4,11 @@ tokens, and the captain's next move is taken as if the class had never left."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.utils import translation
 
 from facilitator import parties, presence, selectors, services
 from facilitator.lessons.crisis import play
@@ -21,9 +23,11 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def seeded(monkeypatch: pytest.MonkeyPatch) -> None:
+def seeded(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(LESSON, "playable", True)  # whatever the module's flag says
     deterministic(monkeypatch)
+    with translation.override("en"):
+        yield
 
 
 def state_of(table: Table) -> Any:
