@@ -6,10 +6,12 @@ repaying loans at the stated moments, bots and absent teams, undo, the ledger an
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.utils import translation
 
 from facilitator import clock, messages, parties, presence, services
 from facilitator import log as log_module
@@ -28,10 +30,13 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def playable(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The module is offered as "in preparation"; its tests create lessons of it."""
+def playable(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Lessons of the module are created whatever its offered flag says, in English (whatever
+    language an earlier test of the same process left active)."""
     monkeypatch.setattr(LESSON, "playable", True)
     deterministic(monkeypatch)
+    with translation.override("en"):
+        yield
 
 
 def started(students: int, fill: str | None = None, *, here: bool = True,

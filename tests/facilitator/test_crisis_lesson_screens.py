@@ -17,6 +17,7 @@ from facilitator import parties, selectors
 from facilitator.lessons.crisis import play
 from facilitator.lessons.crisis import services as crisis
 from facilitator.lessons.crisis.lesson import LESSON
+from facilitator.lessons.crisis.models import HeldMove
 from facilitator.screens import phone_context, projector_context
 from games import crisis as engine
 from games.crisis import data
@@ -177,3 +178,117 @@ def test_a_table_whose_game_ended_says_so_while_the_lesson_goes_on() -> None:
     assert "The game at your table is over." in phone
     assert "The game at your table is over." not in phone_html(
         captain(session, second, state_of(second).names[0]))
+
+
+def test_the_lobby_says_how_start_seats_the_teams_and_offers_the_bots_that_complete_them(
+) -> None:
+    from facilitator import services
+    from tests.facilitator.lesson import fresh, join, make_teacher
+
+    session = services.session_create(owner=make_teacher(), game="crisis",
+                                      options={"team_size": 2})
+    page = console_html(session)
+    assert "Wait for the students to join." in page and 'value="start"' in page
+    assert f"{session.join_code[:3]} {session.join_code[3:]}" in page
+    join(session, 4)
+    page = console_html(fresh(session))
+    assert "Start makes 1 table: 2 teams of 2." in page and "disabled" not in page
+    services.seat_join(code=session.join_code, nickname="Quinn")
+    page = console_html(fresh(session))
+    assert "5 students cannot be split into whole teams of 2. Choose:" in page
+    assert 'name="fill" value="bots">Add 1 bot and start (3 teams)</button>' in page
+    assert "Choose below how to fill the gaps." in page
+
+
+def test_without_bots_the_lobby_says_why_start_cannot_seat_the_class() -> None:
+    from facilitator import services
+    from tests.facilitator.lesson import fresh, join, make_teacher
+
+    session = services.session_create(owner=make_teacher(), game="crisis",
+                                      options={"team_size": 2, "bots_allowed": False})
+    join(session, 5)
+    page = console_html(fresh(session))
+    assert "5 students cannot be split into teams of 2" in page
+    assert 'name="fill"' not in page
+    assert "These students cannot be seated in whole teams." in page
+
+
+def test_the_planners_reason_names_the_employees_in_the_phones_language() -> None:
+    from django.utils import translation
+
+    session = advance(started(4, team_size=2))
+    table = human_table(session)
+    place(session, table, "company-1")
+    place(session, table, "exports")
+    session = advance(session)
+    state = state_of(table)
+    owner = next(p for p in state.players if p.companies)
+    decision = next(d for d in engine.decisions(state) if owner.name in d.deciders)
+    chief = captain(session, table, owner.name)
+    crisis.plan_change(seat_id=chief.pk, decision=decision.id, op="company",
+                       company=owner.companies[0])
+    with translation.override("es"):
+        page = phone_html(chief)
+    reason = page.split('<p class="error">', 1)[1].split("</p>", 1)[0]
+    assert "necesita estos Empleados para funcionar" in reason
+    for english in ("worker", "farmer", "engineer", "banker"):
+        assert english not in reason, reason
+
+
+def test_once_the_rounds_last_move_is_held_the_projector_says_the_teacher_evaluates() -> None:
+    session = advance(started(4, team_size=2))
+    table = human_table(session)
+    place(session, table, "company-1")
+    place(session, table, "exports")
+    while session.stage != "exports":
+        session = advance(session)
+    for _n in range(20):
+        decision = waiting(table)
+        chief = captain(session, table, decision.deciders[0])
+        if crisis.move_submit(seat_id=chief.pk, decision=decision.id, action={"type": "pass"},
+                              expected=session.stage_id) == "held":
+            break
+    page = console_html(session)
+    assert "Round complete: the teacher evaluates it." in page
+    assert "to play" not in page and "data-timer" not in page
+
+
+def test_a_bot_teams_round_ending_move_waits_and_the_projector_says_so() -> None:
+    session = advance(started(2, "bots", team_size=2))  # a team of students and one of bots
+    table = human_table(session)
+    session = advance(session)  # Planning closes with defaults; the bots bought a Company
+    assert session.stage == "production"
+    (decision,) = play.stage_decisions(session, state_of(table))
+    assert captain(session, table, decision.deciders[0]).is_bot
+    assert not HeldMove.objects.exists()  # its plan would end the round: it waits
+    page = console_html(session)
+    assert "Round complete: the teacher evaluates it." in page
+    assert "Still planning" not in page
+
+
+def test_at_the_end_each_phone_shows_its_own_teams_place_and_score() -> None:
+    from facilitator.lessons.crisis import scoring
+
+    session = started(4, team_size=2, here=False, rounds=5, difficulty="easy")
+    while session.stage != "final":
+        session = advance(session)
+    table = human_table(session)
+    scores = scoring.final_scores(table, state_of(table), 5)
+    for team, score in scores.items():
+        page = phone_html(captain(session, table, team))
+        if score.get("place"):
+            assert f"Your team: place {score['place']} · score {score['score']}" in page
+        else:
+            assert f"Your team: score {score['score']} · not eligible to win" in page
+        assert "captain this round" not in page
+
+
+def test_export_buttons_name_the_contract_as_the_projector_numbers_it() -> None:
+    from facilitator.lessons.crisis import words
+
+    game = {"board": {"contracts": ["food-4", "minerals-6", "food-8"]}}
+    labels = [words.move({"type": "export", "contract": slot, "amount": 1}, game)
+              for slot in (0, 2)]
+    assert labels == ["Contract 1: export 1 Food", "Contract 3: export 1 Food"]
+    assert words.move({"type": "export", "contract": "food-8", "amount": 2}, game) == \
+        "Export 2 Food on a contract"

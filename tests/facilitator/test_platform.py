@@ -61,7 +61,7 @@ def test_the_new_lesson_page_offers_every_installed_module(client) -> None:
 
 def test_a_module_that_is_not_playable_yet_cannot_be_created() -> None:
     with pytest.raises(services.ServiceError) as caught:
-        services.session_create(owner=make_teacher(), game="crisis")
+        services.session_create(owner=make_teacher(), game="poleconomy")
     assert caught.value.code == "unknown_game"
 
 

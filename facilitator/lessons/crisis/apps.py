@@ -2,7 +2,7 @@ from django.apps import AppConfig
 
 
 class CrisisLessonConfig(AppConfig):
-    """Crisis as a lesson module (its classroom side is in preparation)."""
+    """Crisis as a lesson module (teams of students at tables of 2 to 5 teams)."""
 
     name = "facilitator.lessons.crisis"
     label = "lesson_crisis"

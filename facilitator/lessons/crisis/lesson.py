@@ -1,10 +1,7 @@
 """Crisis as a lesson module: tables of 2 to 5 teams, each team one of the engine's players.
 A rotating captain makes the team's moves on their phone; teammates suggest; the teacher
-moves every table through the round's beats (``script``).
-
-Offered as "in preparation" (``playable = False``) until the engine's player view lists its
-legal actions (the platform's phone view reads them) and a browser test plays it
-(docs/modules.md, "Crisis's lesson side").
+moves every table through the round's beats (``script``). A whole lesson is played in the
+browser by tests/e2e/test_crisis_lesson.py.
 """
 
 from __future__ import annotations
@@ -45,7 +42,7 @@ def seating_plan(students: int, fill: str | None, team_size: int) -> SeatingPlan
 
 class CrisisLesson(Lesson):
     game = "crisis"
-    playable = False
+    playable = True
     name = gettext_lazy("Crisis: Entrepreneurs Keeping a Country Afloat")
     summary = gettext_lazy("Teams run companies in a country on the edge of bankruptcy: every "
                            "round they choose between private profit and keeping the country "
@@ -115,7 +112,9 @@ class CrisisLesson(Lesson):
     def session_info(self, session: ClassSession) -> dict[str, Any]:
         return {"crisis_round": script.play.round_of(session),
                 "rounds": script.rounds_of(session), "next_label": str(script.next_label(session)),
-                "crisis_tables": presenters.table_extras(session)}
+                "crisis_tables": presenters.table_extras(session),
+                "team_size": int(session.options.get("team_size") or 3),
+                "bots_allowed": bool(session.options.get("bots_allowed", True))}
 
     def seat_info(self, session: ClassSession, seat: Seat, table: Table,
                   legal: list[dict[str, Any]]) -> dict[str, Any]:

@@ -97,6 +97,22 @@ def held_move(table: Table, state: GameState) -> HeldMove | None:
     return held
 
 
+def waits_for_teacher(table: Table, session: ClassSession, state: GameState,
+                      seats: list[Seat]) -> bool:
+    """The round's last move is in and waits for the teacher's Evaluation: a captain's held
+    move, or the move a bot captain would make (it never ends the round by itself)."""
+    if held_move(table, state) is not None:
+        return True
+    pending = stage_decisions(session, state)
+    if len(pending) != 1:
+        return False
+    decision = pending[0]
+    chief = parties.captain(team_seats(seats, decision.deciders[0]), session.round)
+    if chief is None or not chief.is_bot:
+        return False
+    return ends_round(state, bot_move(table, state, decision, chief.bot_policy))
+
+
 def bot_rng(table: Table, state: GameState, decision: Decision) -> random.Random:
     """The bot's chance: a function of the table's seed and the decision (its moves are
     stored as actions, so the record replays without it)."""

@@ -14,7 +14,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from facilitator import parties
 from facilitator.lessons.crisis import play, script, words
@@ -189,6 +189,9 @@ def phone_context(view: dict[str, Any]) -> dict[str, Any]:
         context["evaluation"] = evaluation_of(game, round_)
     elif stage == play.FINAL:
         context["final"] = True
+        number = seat.get("table")
+        ranking = (session.get("crisis_tables") or {}).get(number, {}).get("final") or []
+        context["result"] = next((r for r in ranking if r["name"] == team), None)
     if team in game["players"] and stage not in (play.EVALUATION,):
         context["me"] = team_board(game, team)
         context["hand"] = [words.influence(c) for c in game.get("hand", [])]
@@ -213,8 +216,10 @@ def table_extras(session: ClassSession) -> dict[int, dict[str, Any]]:
     out: dict[int, dict[str, Any]] = {}
     for table in session.tables.all():
         state = load_state(table)
-        out[table.number] = {"turn_left": play.turn_left(table, session, state),
-                             "held": play.held_move(table, state) is not None}
+        held = play.waits_for_teacher(table, session, state, list(table.seats.all()))
+        out[table.number] = {"turn_left": None if held else play.turn_left(table, session,
+                                                                           state),
+                             "held": held}
         if session.stage == play.FINAL:
             scores = scoring.final_scores(table, state, script.rounds_of(session))
             out[table.number]["final"] = ranking(state.names, scores)
@@ -262,7 +267,8 @@ def projector_table(table: dict[str, Any], session: dict[str, Any],
     heads = captains(table["seats"], round_)
     turn = next((d["deciders"][0] for d in game.get("waiting", [])
                  if d.get("kind") in play.TURN_KINDS), None) \
-        if stage in (play.PLAN, play.EXPORT) and game.get("round") == round_ else None
+        if stage in (play.PLAN, play.EXPORT) and game.get("round") == round_ \
+        and not extras.get("held") else None
     evaluation = evaluation_of(game, round_) if stage == play.EVALUATION else None
     final = extras.get("final") if stage == play.FINAL else None
     teams = []
@@ -293,7 +299,8 @@ def projector_table(table: dict[str, Any], session: dict[str, Any],
         "future": [words.contract(c) for c in game["board"]["contracts"][8:]],
         "exports": [words.team_letter(names, n) for n in game.get("exports", [])],
         "producing": [words.team_letter(names, d["deciders"][0]) for d in game.get("waiting", [])
-                      if d.get("kind") == "produce"] if stage == play.PRODUCE else [],
+                      if d.get("kind") == "produce"]
+        if stage == play.PRODUCE and not extras.get("held") else [],
         "evaluation": evaluation, "final": final, "bankrupt": game.get("bankrupt"),
         "over": game.get("over"),
     }
@@ -306,6 +313,54 @@ def track(status: int | None) -> list[dict[str, Any]]:
     return [{"n": n, "zone": data.zone(n), "on": n == status} for n in range(0, 46)]
 
 
+def lobby_seating(students: int, session: dict[str, Any]) -> dict[str, Any] | None:
+    """What Start will do with this many students in the lesson's teams, and the bots' offer
+    when whole teams at tables of 2 to 5 teams need them (the lobby's ``seating``)."""
+    from facilitator.lessons.crisis.lesson import LESSON, seating_plan  # lesson imports us
+
+    if not students:
+        return None
+    size = int(session.get("team_size") or 3)
+    even = seating_plan(students, None, size)
+    if even is not None:
+        teams = [n // size for n in even.tables]
+        return {"needs_fill": False, "text": ngettext(
+            "Start makes %(t)d table: %(teams)s teams of %(size)d.",
+            "Start makes %(t)d tables: %(teams)s teams of %(size)d.", len(teams))
+            % {"t": len(teams), "teams": " + ".join(map(str, teams)), "size": size}}
+    bots = seating_plan(students, "bots", size) if session.get("bots_allowed", True) else None
+    if bots is None:
+        return {"needs_fill": True, "text": LESSON.seating_error(
+            students, None, {"team_size": size})}
+    teams = [n // size for n in bots.tables]
+    return {"needs_fill": True, "text": ngettext(
+        "%(n)d student cannot be split into whole teams of %(size)d. Choose:",
+        "%(n)d students cannot be split into whole teams of %(size)d. Choose:", students)
+        % {"n": students, "size": size},
+        "bots": ngettext("Add %(b)d bot and start (%(teams)s teams)",
+                         "Add %(b)d bots and start (%(teams)s teams)", bots.bots)
+        % {"b": bots.bots, "teams": " + ".join(map(str, teams))}}
+
+
+def lobby_context(view: dict[str, Any]) -> dict[str, Any]:
+    """The platform's lobby: the spaced join code, the seating Start makes, and why Start
+    cannot act yet (it is then disabled with the reason beside it)."""
+    session = view["session"]
+    code = session.get("join_code") or ""
+    seating = lobby_seating(len(view.get("lobby") or []), session) \
+        if session["stage"] == "lobby" else None
+    blocked = ""
+    if session["stage"] == "lobby":
+        if seating is None:
+            blocked = _("Wait for the students to join.")
+        elif seating.get("bots"):
+            blocked = _("Choose below how to fill the gaps.")
+        elif seating["needs_fill"]:
+            blocked = _("These students cannot be seated in whole teams.")
+    return {"seating": seating, "next_blocked": blocked,
+            "join_code_spaced": f"{code[:3]} {code[3:]}"}
+
+
 def projector_context(view: dict[str, Any], *, join_url: str = "") -> dict[str, Any]:
     session = view["session"]
     extras = session.get("crisis_tables", {})
@@ -315,7 +370,7 @@ def projector_context(view: dict[str, Any], *, join_url: str = "") -> dict[str, 
         t["track"] = track(t["status"])
     stage = session["stage"]
     waiting = any(t["turn"] or t.get("producing") for t in tables)
-    return {"session": session, "tables": tables,
+    return {**lobby_context(view), "session": session, "tables": tables,
             "closing_hint": str(CLOSING_HINTS.get(stage, "")) if waiting else "",
             "lobby": view.get("lobby"),
             "join_url": join_url, "join_code": session.get("join_code") or "",

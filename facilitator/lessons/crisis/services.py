@@ -23,7 +23,7 @@ from facilitator.services import seat_turn, table_settle
 from facilitator.services.sessions import check_can_drive, last_step, locked_session
 from games import crisis as engine
 from games.core import Decision
-from games.crisis import production
+from games.crisis import cards, production
 from games.crisis.state import GameState
 
 Actor = TableAction.Actor
@@ -98,11 +98,20 @@ def check_move(session: ClassSession, state: GameState, team: str, decision: str
 
 
 def plan_error(preview: dict[str, Any]) -> str:
-    """The engine's reason a plan cannot work, in the active language."""
+    """The engine's reason a plan cannot work, in the active language (the Employee types and
+    the resource it names too)."""
+    from facilitator.lessons.crisis import words
     from facilitator.log import engine_error
     from games.core import InvalidAction
 
-    return engine_error(InvalidAction(preview["error"], **preview.get("params", {}))).message
+    params = dict(preview.get("params", {}))
+    for key in ("needed", "slots"):
+        if isinstance(params.get(key), str):
+            params[key] = ", ".join(_(cards.EMPLOYEE_NAMES[r]) if r in cards.EMPLOYEE_NAMES
+                                    else r for r in params[key].split(", "))
+    if isinstance(params.get("resource"), str):
+        params["resource"] = words.resource(params["resource"])
+    return engine_error(InvalidAction(preview["error"], **params)).message
 
 
 @transaction.atomic

@@ -106,11 +106,15 @@ def move(action: dict[str, Any], game: dict[str, Any]) -> str:
         return _("Pass (leave Exports for this round)")
     if kind == "export":
         slot = action["contract"]
+        if not isinstance(slot, int):  # a contract named by its kind: the leftmost one
+            return _("Export %(n)d %(what)s on a contract") % {
+                "n": action["amount"], "what": resource(cards.contract_parts(slot)[0])}
         market = game.get("board", {}).get("contracts", [])
-        what = cards.contract_parts(market[slot])[0] if isinstance(slot, int) and slot < len(
-            market) and market[slot] else "?"
-        return _("Export %(n)d %(what)s on a contract") % {"n": action["amount"],
-                                                           "what": resource(what)}
+        what = cards.contract_parts(market[slot])[0] if slot < len(market) and market[slot] \
+            else "?"
+        # Numbered as the projector's export market lists them (1 to 8).
+        return _("Contract %(slot)d: export %(n)d %(what)s") % {
+            "slot": slot + 1, "n": action["amount"], "what": resource(what)}
     if kind == "black_market":
         return _("Sell %(n)d %(what)s on the black market") % {
             "n": action["amount"], "what": resource(action["resource"])}
