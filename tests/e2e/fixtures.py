@@ -37,9 +37,8 @@ def server(tmp_path_factory: pytest.TempPathFactory, chromium_session: str) -> I
 @pytest.fixture(scope="session")
 def austerity_server(tmp_path_factory: pytest.TempPathFactory,
                      chromium_session: str) -> Iterator[str]:
-    """A server offering Austerity while it is "in preparation" (``tests.austerity_seats``)."""
-    with running_server(tmp_path_factory.mktemp("e2e-austerity"),
-                        app="tests.e2e.austerity_app:application") as url:
+    """A server of the Austerity runs' own (their lessons do not crowd the other tests')."""
+    with running_server(tmp_path_factory.mktemp("e2e-austerity")) as url:
         yield url
 
 

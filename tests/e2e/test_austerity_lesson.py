@@ -162,6 +162,37 @@ def play_year(teacher: Page, phones: list[Page], audit: ui.Audit, seen: set[str]
     raise AssertionError("the year did not end")
 
 
+def motion_at_a_table(teacher: Page, phones: list[Page], audit: ui.Audit) -> None:
+    """A student raises a motion (the table votes on Income for the rest of the year), a
+    tablemate supports it (public), the teacher's controls open by themselves and put it to a
+    secret vote; the table votes no, and every phone there says it was not carried."""
+    raiser = next(p for p in phones if p.locator('form[data-action="motion_raise"]').count())
+    shot(raiser, "phone-motions", full_page=True)
+    audit.check(raiser, "phone: motions")
+    raiser.locator('form[data-action="motion_raise"] input[value="income"]').check()
+    raiser.get_by_role("button", name="Presentar esta moción").click()
+    expect(raiser.locator(".motion")).to_have_count(1)
+    mates = [p for p in phones if p is not raiser
+             and p.locator('form[data-action="motion_support"]').count()]
+    assert mates, "nobody at the raiser's table is offered the motion"
+    mates[0].get_by_role("button", name="Apoyarla").click()
+    expect(mates[0].get_by_text("Apoyas esta moción.")).to_be_visible()
+    controls = teacher.locator("details.aus-teacher")
+    expect(controls).to_have_attribute("open", "")  # a motion is ready: the controls open
+    shot(teacher, "projector-motion-ready")
+    audit.check(teacher, "projector: the teacher's controls with a ready motion")
+    controls.get_by_role("button", name="Someterla a votación secreta").click()
+    voters = [raiser, *[p for p in phones if p is not raiser
+                        and p.locator(".motion").count()]]
+    for voter in voters:
+        expect(voter.locator('#now form[data-action="ballot"]')).to_be_visible()
+        voter.locator("#now input[name=option]").nth(0).check()  # no
+        voter.get_by_role("button", name="Meter mi ficha en la bolsa").click()
+    for voter in voters:
+        expect(voter.locator(".motion .status")).to_contain_text("Rechazada.")
+    shot(raiser, "phone-motion-not-carried", full_page=True)
+
+
 @pytest.mark.e2e
 @pytest.mark.slow
 def test_a_whole_austerity_lesson_in_spanish_with_ten_phones(
@@ -205,6 +236,9 @@ def test_a_whole_austerity_lesson_in_spanish_with_ten_phones(
         if stage.startswith("budget_"):
             vote_item(teacher, phones, stage, audit, seen)
         elif stage == "year":
+            if "motion" not in seen:
+                seen.add("motion")
+                motion_at_a_table(teacher, phones, audit)
             wrong += play_year(teacher, phones, audit, seen)
             if "projector-year-done" not in seen:
                 seen.add("projector-year-done")

@@ -17,7 +17,6 @@ from facilitator.lessons.austerity import services as aus_services
 from facilitator.log import load_state
 from facilitator.models import Bag, ClassSession, Seat, Table
 from games import austerity as engine
-from tests import austerity_seats
 from tests.facilitator.lesson import deterministic, fresh, join, make_teacher
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +24,6 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def offered(monkeypatch: pytest.MonkeyPatch) -> None:
-    austerity_seats.apply(monkeypatch.setattr)
     deterministic(monkeypatch)
 
 

@@ -46,7 +46,7 @@ IN_YEAR = Ballot("", [])  # ``ballot_for`` in the year: a table ballot may be op
 
 class AusterityLesson(Lesson):
     game = "austerity"
-    playable = False
+    playable = True
     name = gettext_lazy("Austerity: Governing a Country in Debt")
     summary = gettext_lazy("Each table governs a country in debt: draw the budget bag, make cuts,"
                            " raise taxes or borrow, and try to clear the debt before a track hits"

@@ -318,8 +318,13 @@ def projector_context(view: dict[str, Any], *, join_url: str = "") -> dict[str, 
     tables = [table_context(t, session) for t in view["tables"]]
     seating = seating_text(len(view.get("lobby") or []), session.get("options") or {})
     goals = {t["goal"] for t in tables}
+    ready = sum(1 for t in tables for m in t.get("motions") or [] if m.get("ready"))
     return {
         "session": session, "tables": tables, "grid": len(tables) > 1,
+        # The teacher's controls open by themselves when they are needed: a motion is ready,
+        # or a table waits for the teacher's own decision.
+        "ready_motions": ready,
+        "open_controls": bool(ready or any(t.get("teacher_decisions") for t in tables)),
         "goal_shared": goals.pop() if len(goals) == 1 else "",
         "cells": TRACK_CELLS, "budget": session["stage"] in script.STAGE_ITEMS,
         "year": year_of(session["round"]),
