@@ -101,7 +101,9 @@ def _name(session: ClassSession, what: str, ext: str) -> str:
 def index(request: HttpRequest, session: ClassSession) -> HttpResponse:
     with translation.override(session.language):
         results = _debrief(session).results(session)
-    students = (session.seats.filter(is_bot=False, table__isnull=False)
+    # The students with a handout: everyone who sat at a table, bots and students the
+    # teacher removed excepted (every module's student handouts leave them out too).
+    students = (session.seats.filter(is_bot=False, table__isnull=False, removed=False)
                 .select_related("table").order_by("table__number", "position", "nickname"))
     words = handout_language_words()
     paper = _paper(request, session)
@@ -163,7 +165,8 @@ def students_pdf(request: HttpRequest, session: ClassSession) -> HttpResponse:
 
 @finished_lesson
 def student_pdf(request: HttpRequest, session: ClassSession, seat_id: int) -> HttpResponse:
-    seat = session.seats.filter(pk=seat_id, is_bot=False, table__isnull=False).first()
+    seat = session.seats.filter(pk=seat_id, is_bot=False, table__isnull=False,
+                                removed=False).first()
     if seat is None:
         raise Http404("There is no such student in this lesson.")
     content = _handout(session, handouts.STUDENT, _paper(request, session),

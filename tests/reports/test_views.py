@@ -108,3 +108,17 @@ def urls_for_unstarted(session: ClassSession) -> list[str]:
     base = f"/teacher/lessons/{session.pk}/reports/"
     return [base, base + "class.pdf", base + "students.pdf", base + "rounds.csv",
             base + "results.csv", base + "table/1/record.json"]
+
+
+def test_a_removed_student_gets_no_handout_and_is_not_counted(lessons):
+    session = ClassSession.objects.get(pk=lessons["full"].pk)
+    students = list(session.seats.filter(is_bot=False, table__isnull=False).order_by("pk"))
+    gone = students[0]
+    gone.removed = True
+    gone.save(update_fields=["removed"])
+    client = logged_in(lessons["teacher"])
+    base = f"/teacher/lessons/{session.pk}/reports/"
+    page = client.get(base).content.decode()
+    assert f"Student handouts ({len(students) - 1} pages)" in page
+    assert f"student/{gone.pk}.pdf" not in page
+    assert client.get(base + f"student/{gone.pk}.pdf").status_code == 404

@@ -227,7 +227,7 @@ def students_html(session: ClassSession, *, paper: str, seat_id: int | None = No
     with translation.override(language or session.language):
         context = _lesson_context(session, paper)
         by_table = {t["number"]: t for t in context["tables"]}
-        seats = (session.seats.filter(is_bot=False, table__isnull=False)
+        seats = (session.seats.filter(is_bot=False, table__isnull=False, removed=False)
                  .select_related("table", "shares").order_by("table__number", "position"))
         if seat_id is not None:
             seats = seats.filter(pk=seat_id)

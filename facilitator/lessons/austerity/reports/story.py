@@ -695,9 +695,10 @@ def student_story(seat: Seat, story: TableStory) -> StudentStory:
 
 def lesson_students(session: ClassSession, *, seat_id: int | None = None
                     ) -> list[StudentStory]:
-    """One story per student who sat at a table (bots excepted), table by table."""
+    """One story per student who sat at a table (bots and removed students excepted), table
+    by table."""
     on = bool((session.options or {}).get("portfolios"))
-    seats = (session.seats.filter(is_bot=False, table__isnull=False)
+    seats = (session.seats.filter(is_bot=False, table__isnull=False, removed=False)
              .select_related("table", "shares").order_by("table__number", "position",
                                                          "nickname"))
     if seat_id is not None:
