@@ -175,7 +175,7 @@ def motion_at_a_table(teacher: Page, phones: list[Page], audit: ui.Audit) -> Non
     mates = [p for p in phones if p is not raiser
              and p.locator('form[data-action="motion_support"]').count()]
     assert mates, "nobody at the raiser's table is offered the motion"
-    mates[0].get_by_role("button", name="Apoyarla").click()
+    mates[0].locator('form[data-action="motion_support"] button').click()
     expect(mates[0].get_by_text("Apoyas esta moción.")).to_be_visible()
     controls = teacher.locator("details.aus-teacher")
     expect(controls).to_have_attribute("open", "")  # a motion is ready: the controls open

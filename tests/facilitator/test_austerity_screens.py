@@ -425,3 +425,23 @@ def test_a_count_the_tie_rule_decided_says_so_and_a_clear_one_does_not() -> None
     page = text(main_of(lesson.projector()))
     assert "Borrow: once" in page
     assert page.count("a tie: the tie rule decided") == 1
+
+
+def test_a_motion_put_to_the_vote_gives_every_phone_at_its_table_the_secret_ballot() -> None:
+    from facilitator.lessons.austerity import motions
+
+    lesson = Lesson(5)
+    lesson.start()
+    lesson.to_stage(script.YEAR)
+    raiser, mate, *_rest = [s for s in lesson.seats() if s.pk != lesson.minister().pk]
+    motion = motions.motion_raise(seat_id=raiser.pk, kind=motions.BALLOT, target="income",
+                                  expected=lesson.now.stage_id)
+    assert "Support it" in text(lesson.phone(mate))
+    motions.motion_support(seat_id=mate.pk, motion=motion, expected=lesson.now.stage_id)
+    assert "Put it to a secret vote" in lesson.projector()
+    motions.motion_open(session=lesson.now, table=1, motion=motion,
+                        expected=lesson.now.stage_id)
+    for seat in lesson.seats():
+        page = lesson.phone(seat)
+        assert re.search(rf'name="decision" value="{re.escape(motion)}"', page), seat.nickname
+        assert 'data-action="ballot"' in page

@@ -105,7 +105,8 @@ def table_facts(table: Table) -> dict[str, Any]:
         return facts
     year = script.year_of(session)
     voters = len(parties.voters(table_seats(table)))
-    bags = list(table.bags.filter(decision__startswith=script.decision_id(year, ""))
+    # Every bag of the year: the budget session's, and a motion's or a decision's ballot.
+    bags = list(table.bags.filter(decision__startswith=f"y{year}.")
                 .annotate(voted=Count("receipts")))
     steps = {b.counted_by_id for b in bags if b.counted_by_id is not None}
     counted: dict[tuple[int, str], list[dict[str, Any]]] = {}

@@ -358,7 +358,9 @@ def phone_context(view: dict[str, Any]) -> dict[str, Any]:
     if not game or "table" not in view:
         return ctx
     chair = {"nickname": seat["minister_name"]} if seat.get("minister_name") else None
+    # The table's open vote and motions come with the seat (``info.seat_info``).
     table = table_context({**view["table"], "game": game, "minister": chair,
+                           "voting": seat.get("voting"), "motions": seat.get("motions") or [],
                            "screens": seat.get("screens") or {}}, session)
     ctx["table"] = table
     ctx["revote"] = notices.reopened_notice(view["table"].get("reopened", ""), phone=True)
