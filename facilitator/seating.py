@@ -34,6 +34,11 @@ class SeatingPlan:
     # Seats per engine player: 1, or a team's size (consecutive seats of a table form a team;
     # ``facilitator.parties``).
     party_size: int = 1
+    # Or, per table, the seats of each engine player in seat order (teams and players alone
+    # mixed, e.g. ``(2, 1, 1, 1)``), with ``table_bots``: how many of each table's seats are
+    # bots (its last places, each a player alone). Empty: every party is ``party_size``.
+    parties: tuple[tuple[int, ...], ...] = ()
+    table_bots: tuple[int, ...] = ()
 
     @property
     def seats(self) -> int:

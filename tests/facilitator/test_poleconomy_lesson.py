@@ -112,6 +112,38 @@ def test_seating_makes_tables_of_3_to_6_players_each_a_student_or_a_team() -> No
     assert "teams of 2" in LESSON.seating_error(7, None, {"team_size": 2})
 
 
+def test_with_players_per_table_extra_students_double_up_into_teams_and_bots_fill_the_rest(
+        ) -> None:
+    five = LESSON.seating(5, None, {"players": 4, "team_size": 2})
+    assert (five.tables, five.parties, five.bots) == ([5], ((2, 1, 1, 1),), 0)
+    nine = LESSON.seating(9, None, {"players": 4, "team_size": 2})
+    assert nine.parties == ((2, 1, 1, 1), (1, 1, 1, 1))
+    thirteen = LESSON.seating(13, None, {"players": 4, "team_size": 2})
+    assert thirteen.parties == ((2, 2, 2, 1), (2, 2, 1, 1))  # as even as possible, teams first
+    alone = LESSON.seating(7, None, {"players": 4})
+    assert alone is None  # two tables of 4 and 3 students: one empty player
+    assert "Fill them with bots" in LESSON.seating_error(7, None, {"players": 4})
+    filled = LESSON.seating(7, "bots", {"players": 4})
+    assert (filled.tables, filled.table_bots, filled.bots) == ([4, 4], (0, 1), 1)
+    assert LESSON.seating(5, "pairs", {"players": 4}) is None
+
+
+def test_a_mixed_table_seats_a_team_and_students_alone_with_a_bot_player() -> None:
+    session = started(3, fill="bots", players=4, team_size=2)
+    seats = seats_of(session.tables.get())
+    assert [s.is_bot for s in seats] == [False, False, False, True]
+    assert [s.player_name for s in seats] == [s.nickname for s in seats]  # each alone
+
+
+def test_a_mixed_table_names_its_team_for_the_lesson_and_its_students_alone_by_nickname(
+        ) -> None:
+    session = started(5, players=4, team_size=2)
+    table = session.tables.get()
+    seats = seats_of(table)
+    assert table.config["players"] == ["Team 1", *[s.nickname for s in seats[2:]]]
+    assert [s.player_name for s in seats[:2]] == ["Team 1", "Team 1"]
+
+
 def test_a_tables_config_names_its_players_and_the_lessons_rounds() -> None:
     session = started(4, rounds=6)
     table = session.tables.get()
@@ -127,7 +159,8 @@ def test_teams_play_as_one_player_each_named_by_the_lesson() -> None:
     assert [s.player_name for s in seats_of(table)].count("Team 1") == 2
 
 
-@pytest.mark.parametrize("bad", [{"rounds": 0}, {"team_size": 5}, {"bots_allowed": "yes"},
+@pytest.mark.parametrize("bad", [{"rounds": 0}, {"team_size": 5}, {"players": 7},
+                                 {"players": 2}, {"bots_allowed": "yes"},
                                  {"bot_policy": "genius"}, {"colour": "red"}])
 def test_options_the_lesson_cannot_run_are_refused(bad: dict[str, Any]) -> None:
     with pytest.raises(services.ServiceError) as caught:
@@ -143,6 +176,10 @@ def test_the_options_form_gives_options_the_lesson_accepts() -> None:
     options = {**LESSON.default_options, **form.options()}
     LESSON.check_options(options)
     assert LESSON.table_config(["A", "B", "C"], options)["rounds"] == 8
+    assert options["players"] == 0  # as the class splits
+    mixed = OptionsForm(data={"rounds": "8", "team_size": "2", "players": "4"})
+    assert mixed.is_valid(), mixed.errors
+    assert LESSON.seating(5, None, {**LESSON.default_options, **mixed.options()}).parties
 
 
 # ------------------------------------------------------------------ parties and Governments

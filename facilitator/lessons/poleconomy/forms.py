@@ -15,11 +15,18 @@ class OptionsForm(forms.Form):
         label=_("Rounds"), coerce=int, initial=lesson_options.DEFAULTS["rounds"],
         choices=[(n, str(n)) for n in range(4, 21)],
         help_text=_("About 4 minutes a round: 12 rounds fill a 50-minute lesson."))
+    players = forms.TypedChoiceField(
+        label=_("Players per table"), coerce=int, initial=0, required=False, empty_value=0,
+        choices=[(0, _("As the class splits (3 to 6)")), *((n, str(n)) for n in range(3, 7))],
+        help_text=_("With a number, every table has that many players: extra students "
+                    "double up into teams, and bots may play empty players."))
     team_size = forms.TypedChoiceField(
-        label=_("Players"), coerce=int, initial=1,
+        label=_("Teams"), coerce=int, initial=1,
         choices=[(1, _("Each student plays alone")), (2, _("Teams of 2")),
                  (3, _("Teams of 3")), (4, _("Teams of 4"))],
-        help_text=_("A team's captain sends its orders; teammates see them and suggest."))
+        help_text=_("A team's captain sends its orders; teammates see them and suggest. With "
+                    "a number of players per table, the largest team; students alone and "
+                    "teams then share a table."))
     bots_allowed = forms.BooleanField(
         label=_("Bots may fill empty places"), required=False, initial=True,
         help_text=_("A bot sends its own orders every round; bots are marked as bots."))
@@ -27,5 +34,6 @@ class OptionsForm(forms.Form):
     def options(self) -> dict[str, Any]:
         data = self.cleaned_data
         return {"rounds": data["rounds"], "team_size": data["team_size"],
+                "players": data["players"],
                 "bots_allowed": data["bots_allowed"],
                 "bot_policy": lesson_options.DEFAULTS["bot_policy"]}

@@ -49,13 +49,14 @@ class PoleconomyLesson(Lesson):
 
     def seating(self, students: int, fill: str | None,
                 options_: dict[str, Any]) -> SeatingPlan | None:
-        size = int(options_.get("team_size", 1))
+        size, players = int(options_.get("team_size", 1)), int(options_.get("players", 0))
         if fill == "pairs" and size > 1:
             return None
-        return options.seating(students, fill, size)
+        return options.seating(students, fill, size, players)
 
     def seating_error(self, students: int, fill: str | None, options_: dict[str, Any]) -> str:
-        return options.seating_error(students, fill, int(options_.get("team_size", 1)))
+        return options.seating_error(students, fill, int(options_.get("team_size", 1)),
+                                     int(options_.get("players", 0)))
 
     def table_config(self, names: list[str], options_: dict[str, Any]) -> dict[str, Any]:
         return options.table_config(names, {**options.DEFAULTS, **options_})

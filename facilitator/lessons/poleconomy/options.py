@@ -13,8 +13,9 @@ from games.poleconomy import bots as engine_bots
 
 SMALLEST, LARGEST = 3, 6  # players (a student or a team) at one table
 TEAM_SIZES = (1, 2, 3, 4)
+PLAYERS = (0, 3, 4, 5, 6)  # players per table; 0: as the class splits (every player a team)
 ROUNDS = (1, 30)
-DEFAULTS: dict[str, Any] = {"rounds": 12, "team_size": 1, "bots_allowed": True,
+DEFAULTS: dict[str, Any] = {"rounds": 12, "team_size": 1, "players": 0, "bots_allowed": True,
                             "bot_policy": "builder"}
 
 
@@ -27,6 +28,8 @@ def check(options: dict[str, Any]) -> None:
         raise ServiceError("bad_options", _("The number of rounds must be between 1 and 30."))
     if not whole(options["team_size"]) or options["team_size"] not in TEAM_SIZES:
         raise ServiceError("bad_options", _("A player is one student or a team of 2 to 4."))
+    if not whole(options["players"]) or options["players"] not in PLAYERS:
+        raise ServiceError("bad_options", _("A table has 3 to 6 players."))
     if not isinstance(options["bots_allowed"], bool):
         raise ServiceError("bad_options", _("'%(option)s' must be yes or no.")
                            % {"option": "bots_allowed"})
@@ -34,12 +37,42 @@ def check(options: dict[str, Any]) -> None:
         raise ServiceError("bad_options", _("Unknown bot behaviour."))
 
 
-def seating(students: int, fill: str | None, team_size: int) -> SeatingPlan | None:
+def mixed_seating(students: int, fill: str | None, players: int,
+                  largest: int) -> SeatingPlan | None:
+    """Tables of ``players`` players each, mixing teams and students alone.
+
+    The fewest tables that hold the class with teams of at most ``largest`` students; the
+    students split evenly between them. At a table with at least ``players`` students, the
+    extra students double up into teams as even as possible, teams first (5 students, 4
+    players: a team of 2 and 3 students alone); a table with fewer students seats each alone
+    and, with ``fill="bots"``, bots play its empty players (else None). Students never share
+    a phone here (``fill="pairs"``: None)."""
+    if students < 1 or fill == "pairs":
+        return None
+    tables = -(-students // (players * largest))
+    base, extra = divmod(students, tables)
+    parties: list[tuple[int, ...]] = []
+    bots: list[int] = []
+    for here in [base + 1] * extra + [base] * (tables - extra):
+        if here < players and fill != "bots":
+            return None
+        size, bigger = divmod(here, players) if here >= players else (1, 0)
+        parties.append((size + 1,) * bigger + (size,) * (players - bigger))
+        bots.append(max(players - here, 0))
+    return SeatingPlan([sum(p) for p in parties], bots=sum(bots), parties=tuple(parties),
+                       table_bots=tuple(bots))
+
+
+def seating(students: int, fill: str | None, team_size: int,
+            players: int = 0) -> SeatingPlan | None:
     """Tables of 3 to 6 players, a player being one student or a team of ``team_size``.
 
     Students who fill whole players sit evenly; otherwise ``fill="bots"`` adds the fewest bots
     (a short last team is completed by bots, then bots play whole players until the class
-    splits), and ``fill="pairs"`` lets students share a phone (single players only)."""
+    splits), and ``fill="pairs"`` lets students share a phone (single players only).
+    With ``players`` (3 to 6), every table has that many players: ``mixed_seating``."""
+    if players:
+        return mixed_seating(students, fill, players, team_size)
     if students < 1:
         return None
     if team_size == 1:
@@ -59,7 +92,16 @@ def seating(students: int, fill: str | None, team_size: int) -> SeatingPlan | No
     return SeatingPlan(seats, bots=sum(seats) - students, party_size=team_size)
 
 
-def seating_error(students: int, fill: str | None, team_size: int) -> str:
+def seating_error(students: int, fill: str | None, team_size: int, players: int = 0) -> str:
+    if players and fill == "pairs":
+        return _("Students do not share phones here: fill the empty players with bots.")
+    if players and fill is None:
+        return ngettext(
+            "%(n)d student leaves empty players at tables of %(players)d players. Fill them "
+            "with bots, or choose fewer players per table.",
+            "%(n)d students leave empty players at tables of %(players)d players. Fill them "
+            "with bots, or choose fewer players per table.", students
+        ) % {"n": students, "players": players}
     if fill is None:
         if team_size == 1:
             return ngettext(
