@@ -128,6 +128,18 @@ def test_with_players_per_table_extra_students_double_up_into_teams_and_bots_fil
     assert LESSON.seating(5, "pairs", {"players": 4}) is None
 
 
+def test_the_lobby_says_how_a_mixed_class_will_sit() -> None:
+    from facilitator.lessons.poleconomy.presenters import seating_text
+
+    options = {**LESSON.default_options, "players": 4, "team_size": 2}
+    five = seating_text(options, 5)
+    assert five == {"needs_fill": False, "text": "Start makes 1 table of 4 players (students "
+                                                 "per player: 2 + 1 + 1 + 1)."}
+    three = seating_text(options, 3)
+    assert three["needs_fill"] and three["bots"] == "Add 1 bot and start (1 + 1 + 1 + bot)"
+    assert three["pairs"] is None  # no button that cannot seat the class
+
+
 def test_a_mixed_table_seats_a_team_and_students_alone_with_a_bot_player() -> None:
     session = started(3, fill="bots", players=4, team_size=2)
     seats = seats_of(session.tables.get())

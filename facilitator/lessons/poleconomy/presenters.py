@@ -26,6 +26,7 @@ from facilitator.lessons.poleconomy import events, orderform, rounds, script
 from facilitator.lessons.poleconomy.models import PoliticsRequest, RoundBoard, Suggestion
 from facilitator.log import load_state
 from facilitator.models import ClassSession, Seat, Table
+from facilitator.seating import SeatingPlan
 from games.poleconomy import data
 from games.poleconomy import forms as engine_forms
 from games.poleconomy.state import ORDERS
@@ -277,6 +278,12 @@ def seating_text(options: dict[str, Any], students: int) -> dict[str, Any] | Non
     if not students:
         return None
     even = LESSON.seating(students, None, options)
+    if even is not None and even.parties:
+        return {"needs_fill": False, "text": ngettext(
+            "Start makes %(t)d table of %(p)d players (students per player: %(sizes)s).",
+            "Start makes %(t)d tables of %(p)d players (students per player: %(sizes)s).",
+            len(even.tables)) % {"t": len(even.tables), "p": len(even.parties[0]),
+                                 "sizes": parties_text(even)}}
     if even is not None:
         return {"needs_fill": False, "text": ngettext(
             "Start makes %(t)d table: %(sizes)s seats.",
@@ -289,11 +296,21 @@ def seating_text(options: dict[str, Any], students: int) -> dict[str, Any] | Non
         "needs_fill": True, "text": LESSON.seating_error(students, None, options),
         "bots": ngettext("Add %(b)d bot and start (%(sizes)s)",
                          "Add %(b)d bots and start (%(sizes)s)", bots.bots)
-        % {"b": bots.bots, "sizes": " + ".join(map(str, bots.tables))} if bots else None,
+        % {"b": bots.bots, "sizes": parties_text(bots) if bots.parties
+           else " + ".join(map(str, bots.tables))} if bots else None,
         "pairs": ngettext("Start with %(p)d pair sharing a phone (%(sizes)s)",
                           "Start with %(p)d pairs sharing a phone (%(sizes)s)", pairs.pairs)
         % {"p": pairs.pairs, "sizes": " + ".join(map(str, pairs.tables))} if pairs else None,
     }
+
+
+def parties_text(plan: SeatingPlan) -> str:
+    """Each table's players as the students who play them: "2 + 1 + 1 + bot"."""
+    tables = []
+    for sizes, bots in zip(plan.parties, plan.table_bots, strict=True):
+        students = [str(n) for n in sizes[:len(sizes) - bots]]
+        tables.append(" + ".join(students + [_("bot")] * bots))
+    return " | ".join(tables)
 
 
 def count_confirm(session: dict[str, Any]) -> dict[str, str] | None:
