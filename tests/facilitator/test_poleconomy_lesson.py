@@ -128,6 +128,15 @@ def test_with_players_per_table_extra_students_double_up_into_teams_and_bots_fil
     assert LESSON.seating(5, "pairs", {"players": 4}) is None
 
 
+def test_bot_players_take_places_at_every_table_and_the_students_share_the_others() -> None:
+    four = LESSON.seating(4, None, {"players": 4, "team_size": 2, "bot_players": 1})
+    assert (four.parties, four.table_bots) == (((2, 1, 1, 1),), (1,))
+    seven = LESSON.seating(7, None, {"players": 4, "team_size": 2, "bot_players": 1})
+    assert (seven.parties, seven.table_bots) == (((2, 1, 1, 1), (1, 1, 1, 1)), (1, 1))
+    two = LESSON.seating(2, "bots", {"players": 4, "bot_players": 1})
+    assert (two.parties, two.table_bots, two.bots) == (((1, 1, 1, 1),), (2,), 2)
+
+
 def test_the_lobby_says_how_a_mixed_class_will_sit() -> None:
     from facilitator.lessons.poleconomy.presenters import seating_text
 
@@ -172,7 +181,10 @@ def test_teams_play_as_one_player_each_named_by_the_lesson() -> None:
 
 
 @pytest.mark.parametrize("bad", [{"rounds": 0}, {"team_size": 5}, {"players": 7},
-                                 {"players": 2}, {"bots_allowed": "yes"},
+                                 {"players": 2}, {"bot_players": 1},
+                                 {"players": 3, "bot_players": 3},
+                                 {"players": 4, "bot_players": 1, "bots_allowed": False},
+                                 {"bots_allowed": "yes"},
                                  {"bot_policy": "genius"}, {"colour": "red"}])
 def test_options_the_lesson_cannot_run_are_refused(bad: dict[str, Any]) -> None:
     with pytest.raises(services.ServiceError) as caught:

@@ -20,6 +20,10 @@ class OptionsForm(forms.Form):
         choices=[(0, _("As the class splits (3 to 6)")), *((n, str(n)) for n in range(3, 7))],
         help_text=_("With a number, every table has that many players: extra students "
                     "double up into teams, and bots may play empty players."))
+    bot_players = forms.TypedChoiceField(
+        label=_("Bot players at each table"), coerce=int, initial=0, required=False,
+        empty_value=0, choices=[(n, str(n)) for n in lesson_options.BOT_PLAYERS],
+        help_text=_("With a number of players per table: how many of them are bots."))
     team_size = forms.TypedChoiceField(
         label=_("Teams"), coerce=int, initial=1,
         choices=[(1, _("Each student plays alone")), (2, _("Teams of 2")),
@@ -34,6 +38,6 @@ class OptionsForm(forms.Form):
     def options(self) -> dict[str, Any]:
         data = self.cleaned_data
         return {"rounds": data["rounds"], "team_size": data["team_size"],
-                "players": data["players"],
+                "players": data["players"], "bot_players": data["bot_players"],
                 "bots_allowed": data["bots_allowed"],
                 "bot_policy": lesson_options.DEFAULTS["bot_policy"]}

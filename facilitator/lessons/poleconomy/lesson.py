@@ -49,14 +49,19 @@ class PoleconomyLesson(Lesson):
 
     def seating(self, students: int, fill: str | None,
                 options_: dict[str, Any]) -> SeatingPlan | None:
-        size, players = int(options_.get("team_size", 1)), int(options_.get("players", 0))
+        size = int(options_.get("team_size", 1))
         if fill == "pairs" and size > 1:
             return None
-        return options.seating(students, fill, size, players)
+        return options.seating(students, fill, size, *self._players(options_))
 
     def seating_error(self, students: int, fill: str | None, options_: dict[str, Any]) -> str:
         return options.seating_error(students, fill, int(options_.get("team_size", 1)),
-                                     int(options_.get("players", 0)))
+                                     *self._players(options_))
+
+    @staticmethod
+    def _players(options_: dict[str, Any]) -> tuple[int, int]:
+        """Players per table (0: as the class splits) and the bots among them."""
+        return int(options_.get("players", 0)), int(options_.get("bot_players", 0))
 
     def table_config(self, names: list[str], options_: dict[str, Any]) -> dict[str, Any]:
         return options.table_config(names, {**options.DEFAULTS, **options_})

@@ -15,8 +15,9 @@ SMALLEST, LARGEST = 3, 6  # players (a student or a team) at one table
 TEAM_SIZES = (1, 2, 3, 4)
 PLAYERS = (0, 3, 4, 5, 6)  # players per table; 0: as the class splits (every player a team)
 ROUNDS = (1, 30)
-DEFAULTS: dict[str, Any] = {"rounds": 12, "team_size": 1, "players": 0, "bots_allowed": True,
-                            "bot_policy": "builder"}
+BOT_PLAYERS = (0, 1, 2)  # bots playing at every table (with a number of players per table)
+DEFAULTS: dict[str, Any] = {"rounds": 12, "team_size": 1, "players": 0, "bot_players": 0,
+                            "bots_allowed": True, "bot_policy": "builder"}
 
 
 def check(options: dict[str, Any]) -> None:
@@ -30,6 +31,15 @@ def check(options: dict[str, Any]) -> None:
         raise ServiceError("bad_options", _("A player is one student or a team of 2 to 4."))
     if not whole(options["players"]) or options["players"] not in PLAYERS:
         raise ServiceError("bad_options", _("A table has 3 to 6 players."))
+    bot_players = options["bot_players"]
+    if not whole(bot_players) or bot_players not in BOT_PLAYERS:
+        raise ServiceError("bad_options", _("A table has 0 to 2 bot players."))
+    if bot_players and not options["players"]:
+        raise ServiceError("bad_options", _("Bot players need a number of players per table."))
+    if bot_players and options["bots_allowed"] is False:
+        raise ServiceError("bad_options", _("Bot players need bots to be allowed."))
+    if bot_players >= options["players"] > 0:
+        raise ServiceError("bad_options", _("A table needs at least one student player."))
     if not isinstance(options["bots_allowed"], bool):
         raise ServiceError("bad_options", _("'%(option)s' must be yes or no.")
                            % {"option": "bots_allowed"})
@@ -37,34 +47,38 @@ def check(options: dict[str, Any]) -> None:
         raise ServiceError("bad_options", _("Unknown bot behaviour."))
 
 
-def mixed_seating(students: int, fill: str | None, players: int,
-                  largest: int) -> SeatingPlan | None:
+def mixed_seating(students: int, fill: str | None, players: int, largest: int,
+                  bot_players: int = 0) -> SeatingPlan | None:
     """Tables of ``players`` players each, mixing teams and students alone.
 
-    The fewest tables that hold the class with teams of at most ``largest`` students; the
-    students split evenly between them. At a table with at least ``players`` students, the
-    extra students double up into teams as even as possible, teams first (5 students, 4
-    players: a team of 2 and 3 students alone); a table with fewer students seats each alone
-    and, with ``fill="bots"``, bots play its empty players (else None). Students never share
-    a phone here (``fill="pairs"``: None)."""
-    if students < 1 or fill == "pairs":
+    ``bot_players`` of each table's players are bots; the others are the students', as few
+    tables as hold the class with teams of at most ``largest``, the students split evenly
+    between them. At a table with more students than places, the extra students double up
+    into teams as even as possible, teams first (5 students, 4 places: a team of 2 and 3
+    students alone); a table with fewer seats each alone and, with ``fill="bots"``, bots play
+    its empty places (else None). Students never share a phone here (``fill="pairs"``: None).
+    """
+    places = players - bot_players
+    if students < 1 or fill == "pairs" or places < 1:
         return None
-    tables = -(-students // (players * largest))
+    tables = -(-students // (places * largest))
     base, extra = divmod(students, tables)
     parties: list[tuple[int, ...]] = []
     bots: list[int] = []
     for here in [base + 1] * extra + [base] * (tables - extra):
-        if here < players and fill != "bots":
+        if here < places and fill != "bots":
             return None
-        size, bigger = divmod(here, players) if here >= players else (1, 0)
-        parties.append((size + 1,) * bigger + (size,) * (players - bigger))
-        bots.append(max(players - here, 0))
+        size, bigger = divmod(here, places) if here >= places else (1, 0)
+        students_here = (size + 1,) * bigger + (size,) * (places - bigger)
+        empty = max(places - here, 0)
+        parties.append(students_here[:places - empty] + (1,) * (empty + bot_players))
+        bots.append(empty + bot_players)
     return SeatingPlan([sum(p) for p in parties], bots=sum(bots), parties=tuple(parties),
                        table_bots=tuple(bots))
 
 
-def seating(students: int, fill: str | None, team_size: int,
-            players: int = 0) -> SeatingPlan | None:
+def seating(students: int, fill: str | None, team_size: int, players: int = 0,
+            bot_players: int = 0) -> SeatingPlan | None:
     """Tables of 3 to 6 players, a player being one student or a team of ``team_size``.
 
     Students who fill whole players sit evenly; otherwise ``fill="bots"`` adds the fewest bots
@@ -72,7 +86,7 @@ def seating(students: int, fill: str | None, team_size: int,
     splits), and ``fill="pairs"`` lets students share a phone (single players only).
     With ``players`` (3 to 6), every table has that many players: ``mixed_seating``."""
     if players:
-        return mixed_seating(students, fill, players, team_size)
+        return mixed_seating(students, fill, players, team_size, bot_players)
     if students < 1:
         return None
     if team_size == 1:
@@ -92,7 +106,8 @@ def seating(students: int, fill: str | None, team_size: int,
     return SeatingPlan(seats, bots=sum(seats) - students, party_size=team_size)
 
 
-def seating_error(students: int, fill: str | None, team_size: int, players: int = 0) -> str:
+def seating_error(students: int, fill: str | None, team_size: int, players: int = 0,
+                  bot_players: int = 0) -> str:
     if players and fill == "pairs":
         return _("Students do not share phones here: fill the empty players with bots.")
     if players and fill is None:
