@@ -33,9 +33,7 @@ ROLL = {"move": {"roll": True}}
 
 
 @pytest.fixture(autouse=True)
-def playable(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The module is offered as "in preparation"; its tests create lessons of it."""
-    monkeypatch.setattr(LESSON, "playable", True)
+def reproducible(monkeypatch: pytest.MonkeyPatch) -> None:
     deterministic(monkeypatch)
 
 
@@ -657,3 +655,18 @@ def test_the_proposal_form_sets_every_cabinet_ministers_salary_and_says_so() -> 
     with pytest.raises(services.ServiceError) as caught:
         orderform.proposal_from_fields({"salary_pm": "9"}, [])
     assert caught.value.code == "bad_orders"  # the PM's salary is never below $10
+
+
+def test_poleconomy_is_offered_on_the_new_lesson_page_with_its_seating_options(client) -> None:
+    client.force_login(make_teacher())
+    page = client.get("/teacher/lessons/new/?game=poleconomy").content.decode()
+    assert 'name="game" value="poleconomy"' in page
+    for field in ("rounds", "players", "team_size", "bot_players", "bots_allowed"):
+        assert f'name="{field}"' in page, field
+    response = client.post("/teacher/lessons/new/", {
+        "game": "poleconomy", "language": "es", "title": "Poleconomía", "rounds": "2",
+        "players": "4", "team_size": "2", "bot_players": "1", "bots_allowed": "on"})
+    assert response.status_code == 302
+    session = ClassSession.objects.get(title="Poleconomía")
+    assert {k: session.options[k] for k in ("rounds", "players", "team_size", "bot_players")
+            } == {"rounds": 2, "players": 4, "team_size": 2, "bot_players": 1}

@@ -21,7 +21,6 @@ from playwright.sync_api import Browser, Page, expect
 
 from facilitator import ballot_keys, services
 from facilitator.consumers import SEAT_COOKIE
-from facilitator.lessons.poleconomy.lesson import LESSON
 from facilitator.log import load_state
 from facilitator.models import ClassSession, Table
 from tests.e2e.live import PHONE
@@ -50,8 +49,7 @@ def database_after_the_browser() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
-def playable(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(LESSON, "playable", True)
+def reproducible(monkeypatch: pytest.MonkeyPatch) -> None:
     deterministic(monkeypatch)
     ballot_keys.serve()
 

@@ -23,7 +23,7 @@ from games.poleconomy.state import OVER
 
 class PoleconomyLesson(Lesson):
     game = "poleconomy"
-    playable = False
+    playable = True
     name = gettext_lazy("Poleconomy: Elections, Parliament and Inflation")
     summary = gettext_lazy("Players are politicians and business owners: they win elections, pass"
                            " taxes in Parliament and buy companies while inflation climbs.")

@@ -178,6 +178,10 @@ def board_as_shown(before: dict[str, Any], shown: list[dict[str, Any]]) -> dict[
             give(e["firm"], who["name"])
         elif kind == "auction" and e.get("winner"):
             give(e["firm"], e["winner"])
+            if e["firm"] in board["auction"]:
+                board["auction"].remove(e["firm"])
+        elif kind == "not_bought" and e["firm"] not in board["auction"]:
+            board["auction"].append(e["firm"])
         elif kind == "firm_lost":
             give(e["firm"], None)
         elif kind == "takeover" and e.get("result") == "success" and who:
