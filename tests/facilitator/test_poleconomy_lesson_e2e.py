@@ -4,8 +4,8 @@ master's page; the Prime Minister's proposal with a press release, approved for 
 projector; Parliament's consent voted from the phones; orders sent from the phones; the
 round replayed on the projector; an auction in round 2.
 
-The module is not yet on the new-lesson page, so the lesson is created and started through
-the services; from then on everything goes through the pages (the in-process live server
+The lesson is created and started through the services (the new-lesson page is in
+``test_poleconomy_lesson_class_e2e.py``); from then on everything goes through the pages (the in-process live server
 serves no sockets: the pages post their forms, as phones on a network that blocks sockets do).
 """
 

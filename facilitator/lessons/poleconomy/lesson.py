@@ -2,9 +2,10 @@
 a team of 2 to 4 with a rotating captain) sends sealed orders from their phone each round,
 and Parliament consents in a secret ballot weighted by electoral votes.
 
-Offered as "in preparation" (``playable = False``) until its screens, replay and debrief are
-complete; its script, seating, orders, consent ballot and the game master's actions work
-(``tests/facilitator/test_poleconomy_lesson*.py``). Design: ``docs/modules.md``, Poleconomy.
+Offered on the new-lesson page (``playable = True``): a whole Spanish lesson with a mixed table
+is played through the pages in ``tests/facilitator/test_poleconomy_lesson_class_e2e.py``; the
+rest of ``tests/facilitator/test_poleconomy_lesson*.py`` tests its parts. Design:
+``docs/modules.md``, Poleconomy.
 """
 
 from __future__ import annotations
