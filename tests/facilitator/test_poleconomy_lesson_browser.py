@@ -2,8 +2,8 @@
 (six players, the most a table holds), in a real browser; the phone's screens and the game
 master's page are photographed too (``artifacts/poleconomy/``, looked at by hand).
 
-The lesson is driven through the services and served by the in-process live server: pages only, no sockets, so the screenshots
-hide the "Reconnecting…" banner.
+The lesson is driven through the services and served by the in-process live server: pages
+only, no sockets, so the screenshots hide the "Reconnecting…" banner.
 """
 
 from __future__ import annotations

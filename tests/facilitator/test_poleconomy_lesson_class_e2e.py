@@ -174,6 +174,8 @@ def test_a_spanish_lesson_with_a_team_two_students_alone_and_a_bot_to_the_debrie
     for nickname in NICKNAMES:
         phone = room.context(**PHONE).new_page()
         phone.goto(f"/join/{code}/")
+        if nickname == NICKNAMES[0]:
+            room.check(phone, "phone-join")
         phone.get_by_label("Tu apodo").fill(nickname)
         phone.get_by_role("button", name="Entrar").click()
         expect(phone.get_by_role("heading", name=f"¡Ya estás dentro, {nickname}!")
@@ -322,4 +324,7 @@ def test_a_spanish_lesson_with_a_team_two_students_alone_and_a_bot_to_the_debrie
     assert room.too_big == []
     assert room.english == {}, room.english
     room.audit.assert_clean()
+    headless = [name for name, found in room.audit.minor.items() if name.startswith("phone")
+                and any(line.startswith("page-has-heading-one") for line in found)]
+    assert headless == [], f"phone screens without a level-one heading: {headless}"
     assert time.monotonic() - started < 240

@@ -5,8 +5,9 @@ projector; Parliament's consent voted from the phones; orders sent from the phon
 round replayed on the projector; an auction in round 2.
 
 The lesson is created and started through the services (the new-lesson page is in
-``test_poleconomy_lesson_class_e2e.py``); from then on everything goes through the pages (the in-process live server
-serves no sockets: the pages post their forms, as phones on a network that blocks sockets do).
+``test_poleconomy_lesson_class_e2e.py``); from then on everything goes through the pages (the
+in-process live server serves no sockets: the pages post their forms, as phones on a network
+that blocks sockets do).
 """
 
 from __future__ import annotations
