@@ -269,6 +269,7 @@ def test_a_spanish_lesson_with_a_team_two_students_alone_and_a_bot_to_the_debrie
     expect(room.phone(captain, "captain-suggestion").get_by_text(f"{mate} propone:",
                                                                  exact=False)).to_be_visible()
     master = room.gm("orders")
+    expect(master.get_by_text("pide una coalición", exact=False)).to_have_count(0)  # handled
     expect(master.get_by_text("No comprar nada donde caigas.").first).to_be_visible()
     master.get_by_role("button", name="Aprobar el comunicado de prensa para el proyector"
                        ).click()

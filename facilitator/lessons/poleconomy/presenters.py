@@ -272,7 +272,17 @@ def master_panel(table: Table, session: dict[str, Any], game: dict[str, Any]
                      if b["name"] == election.get("majority")), [])
     return {"players": players, "proposal": proposal, "majority_members": majority,
             "proposal_lines": proposal_lines(proposal.items) if proposal else [],
-            "requests": list(PoliticsRequest.objects.filter(table=table).order_by("pk"))}
+            "requests": open_requests(table, game.get("phase", ""))}
+
+
+def open_requests(table: Table, phase: str) -> list[PoliticsRequest]:
+    """The phones' requests the game master can still confirm: parties while the table forms
+    them, coalitions while it has no Government; none once it has moved on."""
+    kind = {"parties": PoliticsRequest.Kind.PARTY,
+            "government": PoliticsRequest.Kind.COALITION}.get(phase)
+    if kind is None:
+        return []
+    return list(PoliticsRequest.objects.filter(table=table, kind=kind).order_by("pk"))
 
 
 def seating_text(options: dict[str, Any], students: int) -> dict[str, Any] | None:
