@@ -282,3 +282,11 @@ def test_the_replayed_board_takes_a_firm_off_the_auction_once_its_auction_is_sho
     declined = board_as_shown(before, [{"type": "not_bought", "player": "Ana", "firm": "c3"}])
     assert declined["auction"] == ["c1", "c2", "c3"]
     assert before["auction"] == ["c1", "c2"]  # the stored board is never changed
+
+
+def test_the_tax_rule_under_its_own_heading_does_not_say_tax_twice() -> None:
+    from facilitator.lessons.poleconomy.presenters import tax_line
+
+    rule = {"per_company": 5, "companies_at_least": 2}
+    assert tax_line(rule) == "Tax: $5 a Company, only with 2 Companies or more"
+    assert tax_line(rule, named=False) == "$5 a Company, only with 2 Companies or more"

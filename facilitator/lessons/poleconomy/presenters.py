@@ -60,8 +60,11 @@ def proposal_lines(items: dict[str, Any]) -> list[str]:
     return out
 
 
-def tax_line(rule: dict[str, Any]) -> str:
-    text = _("Tax: $%(n)d a Company") % {"n": rule.get("per_company", 0)}
+def tax_line(rule: dict[str, Any], *, named: bool = True) -> str:
+    """The tax rule in words; ``named`` False leaves out "Tax:" (under a heading that says
+    it already)."""
+    per = {"n": rule.get("per_company", 0)}
+    text = (_("Tax: $%(n)d a Company") if named else _("$%(n)d a Company")) % per
     if rule.get("flat"):
         text += " + " + _("$%(n)d each") % {"n": rule["flat"]}
     if rule.get("companies_at_least"):
@@ -242,7 +245,7 @@ def table_screen(session: dict[str, Any], table: Table, public: dict[str, Any]
     out["over_text"] = over_text(board)
     out["rows"] = players_rows(board, sent)
     out["index"] = index_info(board)
-    out["tax_text"] = tax_line(board["tax"])
+    out["tax_text"] = tax_line(board["tax"], named=False)
     out["auction_names"] = [events.square(f) for f in board["auction"]]
     election = board.get("election")
     out["election_rows"] = (sorted(election["votes"].items(), key=lambda kv: -kv[1])
@@ -513,4 +516,4 @@ def phone_context(view: dict[str, Any]) -> dict[str, Any]:
             "me_role": role_name(me["role"]) if me else "",
             "stage_name": stage_name(view["session"]["stage"]),
             "index": index_info(game) if game else None,
-            "tax_text": tax_line(game["tax"]) if game else ""}
+            "tax_text": tax_line(game["tax"], named=False) if game else ""}
