@@ -34,6 +34,27 @@ class SeatingPlan:
     # Seats per engine player: 1, or a team's size (consecutive seats of a table form a team;
     # ``facilitator.parties``).
     party_size: int = 1
+    # Or, per table, the seats of each engine player in seat order (teams and players alone
+    # mixed, e.g. ``(2, 1, 1, 1)``), with ``table_bots``: how many of each table's seats are
+    # bots (its last places, each a player alone). Empty: every party is ``party_size``.
+    parties: tuple[tuple[int, ...], ...] = ()
+    table_bots: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        """A plan with ``parties`` fills every seat of each table, and its bots are the table's
+        last parties, each of one seat (a module's mistake fails here, not halfway through a
+        start)."""
+        if not self.parties:
+            return
+        if len(self.parties) != len(self.tables) or len(self.table_bots) != len(self.tables):
+            raise ValueError("parties and table_bots need one entry per table")
+        for seats, sizes, bots in zip(self.tables, self.parties, self.table_bots, strict=True):
+            if sum(sizes) != seats or not 0 <= bots <= len(sizes) or min(sizes) < 1 \
+                    or any(n != 1 for n in sizes[len(sizes) - bots:]):
+                raise ValueError(f"a table of {seats} seats cannot hold parties {sizes} "
+                                 f"with {bots} bots")
+        if sum(self.table_bots) != self.bots:
+            raise ValueError("table_bots must add up to bots")
 
     @property
     def seats(self) -> int:

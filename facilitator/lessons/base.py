@@ -98,7 +98,8 @@ class Lesson:
     def seating(self, students: int, fill: str | None,
                 options: dict[str, Any]) -> SeatingPlan | None:
         """How ``students`` sit (``fill``: "bots", "pairs" or None; ``options``: the lesson's);
-        None if they cannot. A plan with ``party_size`` > 1 seats them in teams."""
+        None if they cannot. A plan with ``party_size`` > 1 seats them in teams; one with
+        ``parties`` gives each table's teams and players alone (``SeatingPlan``)."""
         raise NotImplementedError
 
     def seating_error(self, students: int, fill: str | None, options: dict[str, Any]) -> str:

@@ -9,8 +9,10 @@ from django.utils.translation import gettext as _
 
 from facilitator import broadcast, clock
 from facilitator.errors import ServiceError
+from facilitator.lessons.base import Lesson
 from facilitator.log import load_state, opening_transfers, record_transfers, save_state
 from facilitator.models import ClassSession, Seat, Table
+from facilitator.seating import SeatingPlan
 from facilitator.services.sessions import locked_session, record_step
 from facilitator.services.settle import table_settle
 from games.core import get_engine
@@ -52,7 +54,9 @@ def session_start(*, session: ClassSession, fill: str | None = None,
     for i in range(plan.bots):
         seats.append(_new_bot(session, taken, i + 1, policy))
     rng.shuffle(seats)
-    if plan.party_size > 1:  # bots take the last places: whole bot teams, or the last team's gap
+    if plan.parties:  # each table: its students, then its own bots in its last places
+        seats = _by_table(seats, plan)
+    elif plan.party_size > 1:  # bots take the last places: whole bot teams, or the last gap
         seats.sort(key=lambda s: s.is_bot)
     tables: list[Table] = []
     start = 0
@@ -65,7 +69,9 @@ def session_start(*, session: ClassSession, fill: str | None = None,
         table = Table.objects.create(session=session, number=number, seed=seeds[number - 1],
                                      config={})
         names: list[str] = []
-        for position, seat in enumerate(members):
+        if plan.parties:
+            names = _seat_parties(lesson, table, members, plan.parties[number - 1])
+        for position, seat in enumerate(members if not plan.parties else []):
             seat.table, seat.position = table, position
             seat.player_name = seat.nickname
             if plan.party_size > 1:  # a team: consecutive seats play one engine player
@@ -96,6 +102,37 @@ def session_start(*, session: ClassSession, fill: str | None = None,
         table_settle(table, session, step, state)
     broadcast.refresh(session.pk, session.seats.values_list("pk", flat=True))
     return tables
+
+
+def _by_table(seats: list[Seat], plan: SeatingPlan) -> list[Seat]:
+    """``seats`` in table order: each table's share of the students, then its bots."""
+    students = iter([s for s in seats if not s.is_bot])
+    bots = iter([s for s in seats if s.is_bot])
+    out: list[Seat] = []
+    for size, n_bots in zip(plan.tables, plan.table_bots, strict=True):
+        out += [next(students) for _ in range(size - n_bots)] + [next(bots) for _ in range(n_bots)]
+    return out
+
+
+def _seat_parties(lesson: Lesson, table: Table, members: list[Seat],
+                  sizes: tuple[int, ...]) -> list[str]:
+    """Seat ``members`` at ``table`` as parties of ``sizes`` in seat order: a party of one
+    plays under its nickname, a team under the module's ``party_name`` (teams counted at the
+    table). The table's bots are its last parties, each of one seat. Returns the engine
+    players' names in seat order."""
+    names: list[str] = []
+    position, teams = 0, 0
+    for size in sizes:
+        group = members[position:position + size]
+        name = group[0].nickname
+        if size > 1:
+            name, teams = lesson.party_name(teams), teams + 1
+        for seat in group:
+            seat.table, seat.position, seat.player_name = table, position, name
+            seat.save(update_fields=["table", "position", "player_name"])
+            position += 1
+        names.append(name)
+    return names
 
 
 def _unique(name: str, taken: set[str]) -> str:

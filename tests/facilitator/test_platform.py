@@ -157,6 +157,33 @@ def test_seats_can_sit_in_teams_that_play_one_engine_player() -> None:
     assert party["name"] == "Team 1" and len(party["members"]) == 2
 
 
+def mixed(students: int, sizes: list[int]) -> ClassSession:
+    session = services.session_create(owner=make_teacher(), game=engine.GAME_ID,
+                                      options={"parties": sizes})
+    for i in range(students):
+        services.seat_join(code=session.join_code, nickname=f"S{i + 1}")
+    services.session_start(session=fresh(session), fill="bots", seed=7)
+    return fresh(session)
+
+
+def test_a_table_can_mix_a_team_and_players_alone_with_bots_in_its_last_places() -> None:
+    session = mixed(4, [2, 1, 1, 1])
+    table = session.tables.get()
+    seats = list(table.seats.order_by("position"))
+    assert [s.position for s in seats] == [0, 1, 2, 3, 4]
+    assert [s.player_name for s in seats[:2]] == ["Team 1", "Team 1"]
+    assert [s.player_name for s in seats[2:]] == [s.nickname for s in seats[2:]]
+    assert [s.is_bot for s in seats] == [False, False, False, False, True]
+    assert table.config == {"players": ["Team 1", *[s.nickname for s in seats[2:]]]}
+    party = selectors.seat_view(seats[1])["seat"]["party"]
+    assert party["name"] == "Team 1" and len(party["members"]) == 2
+    bag = Bag.objects.get(table=table)
+    services.ballot_cast(seat_id=seats[0].pk, decision=bag.decision, option=0)
+    with pytest.raises(services.ServiceError) as caught:
+        services.ballot_cast(seat_id=seats[1].pk, decision=bag.decision, option=0)
+    assert caught.value.code == "already_voted"  # the team's one token
+
+
 def test_a_team_puts_one_token_in_the_bag() -> None:
     session = teams_of_two(4)
     first, mate = session.seats.filter(player_name="Team 1").order_by("position")

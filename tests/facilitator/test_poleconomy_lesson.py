@@ -33,9 +33,7 @@ ROLL = {"move": {"roll": True}}
 
 
 @pytest.fixture(autouse=True)
-def playable(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The module is offered as "in preparation"; its tests create lessons of it."""
-    monkeypatch.setattr(LESSON, "playable", True)
+def reproducible(monkeypatch: pytest.MonkeyPatch) -> None:
     deterministic(monkeypatch)
 
 
@@ -112,6 +110,59 @@ def test_seating_makes_tables_of_3_to_6_players_each_a_student_or_a_team() -> No
     assert "teams of 2" in LESSON.seating_error(7, None, {"team_size": 2})
 
 
+def test_with_players_per_table_extra_students_double_up_into_teams_and_bots_fill_the_rest(
+        ) -> None:
+    five = LESSON.seating(5, None, {"players": 4, "team_size": 2})
+    assert (five.tables, five.parties, five.bots) == ([5], ((2, 1, 1, 1),), 0)
+    nine = LESSON.seating(9, None, {"players": 4, "team_size": 2})
+    assert nine.parties == ((2, 1, 1, 1), (1, 1, 1, 1))
+    thirteen = LESSON.seating(13, None, {"players": 4, "team_size": 2})
+    assert thirteen.parties == ((2, 2, 2, 1), (2, 2, 1, 1))  # as even as possible, teams first
+    alone = LESSON.seating(7, None, {"players": 4})
+    assert alone is None  # two tables of 4 and 3 students: one empty player
+    assert "Fill them with bots" in LESSON.seating_error(7, None, {"players": 4})
+    filled = LESSON.seating(7, "bots", {"players": 4})
+    assert (filled.tables, filled.table_bots, filled.bots) == ([4, 4], (0, 1), 1)
+    assert LESSON.seating(5, "pairs", {"players": 4}) is None
+
+
+def test_bot_players_take_places_at_every_table_and_the_students_share_the_others() -> None:
+    four = LESSON.seating(4, None, {"players": 4, "team_size": 2, "bot_players": 1})
+    assert (four.parties, four.table_bots) == (((2, 1, 1, 1),), (1,))
+    seven = LESSON.seating(7, None, {"players": 4, "team_size": 2, "bot_players": 1})
+    assert (seven.parties, seven.table_bots) == (((2, 1, 1, 1), (1, 1, 1, 1)), (1, 1))
+    two = LESSON.seating(2, "bots", {"players": 4, "bot_players": 1})
+    assert (two.parties, two.table_bots, two.bots) == (((1, 1, 1, 1),), (2,), 2)
+
+
+def test_the_lobby_says_how_a_mixed_class_will_sit() -> None:
+    from facilitator.lessons.poleconomy.presenters import seating_text
+
+    options = {**LESSON.default_options, "players": 4, "team_size": 2}
+    five = seating_text(options, 5)
+    assert five == {"needs_fill": False, "text": "Start makes 1 table of 4 players (students "
+                                                 "per player: 2 + 1 + 1 + 1)."}
+    three = seating_text(options, 3)
+    assert three["needs_fill"] and three["bots"] == "Add 1 bot and start (1 + 1 + 1 + bot)"
+    assert three["pairs"] is None  # no button that cannot seat the class
+
+
+def test_a_mixed_table_seats_a_team_and_students_alone_with_a_bot_player() -> None:
+    session = started(3, fill="bots", players=4, team_size=2)
+    seats = seats_of(session.tables.get())
+    assert [s.is_bot for s in seats] == [False, False, False, True]
+    assert [s.player_name for s in seats] == [s.nickname for s in seats]  # each alone
+
+
+def test_a_mixed_table_names_its_team_for_the_lesson_and_its_students_alone_by_nickname(
+        ) -> None:
+    session = started(5, players=4, team_size=2)
+    table = session.tables.get()
+    seats = seats_of(table)
+    assert table.config["players"] == ["Team 1", *[s.nickname for s in seats[2:]]]
+    assert [s.player_name for s in seats[:2]] == ["Team 1", "Team 1"]
+
+
 def test_a_tables_config_names_its_players_and_the_lessons_rounds() -> None:
     session = started(4, rounds=6)
     table = session.tables.get()
@@ -127,7 +178,11 @@ def test_teams_play_as_one_player_each_named_by_the_lesson() -> None:
     assert [s.player_name for s in seats_of(table)].count("Team 1") == 2
 
 
-@pytest.mark.parametrize("bad", [{"rounds": 0}, {"team_size": 5}, {"bots_allowed": "yes"},
+@pytest.mark.parametrize("bad", [{"rounds": 0}, {"team_size": 5}, {"players": 7},
+                                 {"players": 2}, {"bot_players": 1},
+                                 {"players": 3, "bot_players": 3},
+                                 {"players": 4, "bot_players": 1, "bots_allowed": False},
+                                 {"bots_allowed": "yes"},
                                  {"bot_policy": "genius"}, {"colour": "red"}])
 def test_options_the_lesson_cannot_run_are_refused(bad: dict[str, Any]) -> None:
     with pytest.raises(services.ServiceError) as caught:
@@ -143,6 +198,10 @@ def test_the_options_form_gives_options_the_lesson_accepts() -> None:
     options = {**LESSON.default_options, **form.options()}
     LESSON.check_options(options)
     assert LESSON.table_config(["A", "B", "C"], options)["rounds"] == 8
+    assert options["players"] == 0  # as the class splits
+    mixed = OptionsForm(data={"rounds": "8", "team_size": "2", "players": "4"})
+    assert mixed.is_valid(), mixed.errors
+    assert LESSON.seating(5, None, {**LESSON.default_options, **mixed.options()}).parties
 
 
 # ------------------------------------------------------------------ parties and Governments
@@ -596,3 +655,18 @@ def test_the_proposal_form_sets_every_cabinet_ministers_salary_and_says_so() -> 
     with pytest.raises(services.ServiceError) as caught:
         orderform.proposal_from_fields({"salary_pm": "9"}, [])
     assert caught.value.code == "bad_orders"  # the PM's salary is never below $10
+
+
+def test_poleconomy_is_offered_on_the_new_lesson_page_with_its_seating_options(client) -> None:
+    client.force_login(make_teacher())
+    page = client.get("/teacher/lessons/new/?game=poleconomy").content.decode()
+    assert 'name="game" value="poleconomy"' in page
+    for field in ("rounds", "players", "team_size", "bot_players", "bots_allowed"):
+        assert f'name="{field}"' in page, field
+    response = client.post("/teacher/lessons/new/", {
+        "game": "poleconomy", "language": "es", "title": "Poleconomía", "rounds": "2",
+        "players": "4", "team_size": "2", "bot_players": "1", "bots_allowed": "on"})
+    assert response.status_code == 302
+    session = ClassSession.objects.get(title="Poleconomía")
+    assert {k: session.options[k] for k in ("rounds", "players", "team_size", "bot_players")
+            } == {"rounds": 2, "players": 4, "team_size": 2, "bot_players": 1}

@@ -2,9 +2,8 @@
 (six players, the most a table holds), in a real browser; the phone's screens and the game
 master's page are photographed too (``artifacts/poleconomy/``, looked at by hand).
 
-The lesson is driven through the services (the module is not yet offered on the new-lesson
-page) and served by the in-process live server: pages only, no sockets, so the screenshots
-hide the "Reconnecting…" banner.
+The lesson is driven through the services and served by the in-process live server: pages
+only, no sockets, so the screenshots hide the "Reconnecting…" banner.
 """
 
 from __future__ import annotations
@@ -22,7 +21,6 @@ from facilitator import ballot_keys, services
 from facilitator.consumers import SEAT_COOKIE
 from facilitator.lessons.poleconomy import script
 from facilitator.lessons.poleconomy import services as pol
-from facilitator.lessons.poleconomy.lesson import LESSON
 from facilitator.log import load_state
 from facilitator.models import Bag, ClassSession, Table
 from tests.e2e.live import PHONE
@@ -57,8 +55,7 @@ def database_after_the_browser() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
-def playable(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(LESSON, "playable", True)
+def reproducible(monkeypatch: pytest.MonkeyPatch) -> None:
     deterministic(monkeypatch)
     ballot_keys.serve()
 

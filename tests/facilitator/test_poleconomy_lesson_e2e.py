@@ -4,9 +4,10 @@ master's page; the Prime Minister's proposal with a press release, approved for 
 projector; Parliament's consent voted from the phones; orders sent from the phones; the
 round replayed on the projector; an auction in round 2.
 
-The module is not yet on the new-lesson page, so the lesson is created and started through
-the services; from then on everything goes through the pages (the in-process live server
-serves no sockets: the pages post their forms, as phones on a network that blocks sockets do).
+The lesson is created and started through the services (the new-lesson page is in
+``test_poleconomy_lesson_class_e2e.py``); from then on everything goes through the pages (the
+in-process live server serves no sockets: the pages post their forms, as phones on a network
+that blocks sockets do).
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from playwright.sync_api import Browser, Page, expect
 
 from facilitator import ballot_keys, services
 from facilitator.consumers import SEAT_COOKIE
-from facilitator.lessons.poleconomy.lesson import LESSON
 from facilitator.log import load_state
 from facilitator.models import ClassSession, Table
 from tests.e2e.live import PHONE
@@ -50,8 +50,7 @@ def database_after_the_browser() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
-def playable(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(LESSON, "playable", True)
+def reproducible(monkeypatch: pytest.MonkeyPatch) -> None:
     deterministic(monkeypatch)
     ballot_keys.serve()
 

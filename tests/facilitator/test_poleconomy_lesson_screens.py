@@ -13,7 +13,6 @@ from facilitator import services
 from facilitator.consumers import SEAT_COOKIE
 from facilitator.lessons.poleconomy import script
 from facilitator.lessons.poleconomy import services as pol
-from facilitator.lessons.poleconomy.lesson import LESSON
 from facilitator.lessons.poleconomy.models import PendingOrders, Proposal
 from facilitator.log import load_state
 from facilitator.models import Bag, ClassSession, Table
@@ -23,8 +22,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def playable(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(LESSON, "playable", True)
+def reproducible(monkeypatch: pytest.MonkeyPatch) -> None:
     deterministic(monkeypatch)
 
 
@@ -272,3 +270,23 @@ def test_an_undone_count_says_so_on_the_projector_and_asks_the_phones_again() ->
     assert "The votes cast were discarded: everyone votes again." in lesson.projector()
     assert "Please vote again." in lesson.phone_page(pm)
     assert "Parliament: do you consent?" in lesson.phone_page(pm)
+
+
+def test_the_replayed_board_takes_a_firm_off_the_auction_once_its_auction_is_shown() -> None:
+    from facilitator.lessons.poleconomy.presenters import board_as_shown
+
+    before = {"players": [{"name": "Ana", "firms": [], "cash": 50, "position": 0}],
+              "owners": {}, "auction": ["c1", "c2"], "bank": 100, "treasury": 0}
+    won = board_as_shown(before, [{"type": "auction", "firm": "c1", "winner": "Ana"}])
+    assert won["auction"] == ["c2"] and won["players"][0]["firms"] == ["c1"]
+    declined = board_as_shown(before, [{"type": "not_bought", "player": "Ana", "firm": "c3"}])
+    assert declined["auction"] == ["c1", "c2", "c3"]
+    assert before["auction"] == ["c1", "c2"]  # the stored board is never changed
+
+
+def test_the_tax_rule_under_its_own_heading_does_not_say_tax_twice() -> None:
+    from facilitator.lessons.poleconomy.presenters import tax_line
+
+    rule = {"per_company": 5, "companies_at_least": 2}
+    assert tax_line(rule) == "Tax: $5 a Company, only with 2 Companies or more"
+    assert tax_line(rule, named=False) == "$5 a Company, only with 2 Companies or more"

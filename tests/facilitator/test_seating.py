@@ -64,3 +64,14 @@ def test_an_even_class_needs_no_fill_whatever_is_asked():
 
 def test_an_unknown_fill_seats_nobody():
     assert plan(17, "robots") is None
+
+
+def test_a_plan_of_mixed_parties_fills_each_table_with_its_bots_playing_alone_last() -> None:
+    mixed = SeatingPlan([5, 4], bots=1, parties=((2, 1, 1, 1), (1, 1, 1, 1)), table_bots=(0, 1))
+    assert mixed.seats == 9
+    for bad in ({"parties": ((2, 1, 1),), "table_bots": (0,)},  # 4 seats for a table of 5
+                {"parties": ((1, 1, 1, 2),), "table_bots": (1,)},  # a bot inside a team
+                {"parties": ((2, 1, 1, 1),), "table_bots": (2,)},  # bots do not add up
+                {"parties": ((2, 1, 1, 1), (1,)), "table_bots": (1, 0)}):  # one table only
+        with pytest.raises(ValueError):
+            SeatingPlan([5], bots=1, **bad)

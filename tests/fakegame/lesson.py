@@ -24,7 +24,7 @@ class CoinJarLesson(Lesson):
     duration = "2 rounds"
     group_sizes = "One table of 3 to 8"
     students_do = "Vote in secret on filling a jar."
-    default_options = {"bots_allowed": True, "team_size": 1}
+    default_options = {"bots_allowed": True, "team_size": 1, "parties": []}
     templates = {"phone": "coin_jar/phone.html", "console": "coin_jar/console.html",
                  "progress": "coin_jar/progress.html"}
     first_stage = VOTE
@@ -32,7 +32,14 @@ class CoinJarLesson(Lesson):
 
     def seating(self, students: int, fill: str | None,
                 options: dict[str, Any]) -> SeatingPlan | None:
-        """One table of 3 to 8 seats; with the option ``team_size``, teams of that many."""
+        """One table of 3 to 8 seats; with the option ``team_size``, teams of that many; with
+        ``parties`` (seats per player, e.g. ``[2, 1, 1]``), those players, bots filling the
+        last places."""
+        if sizes := tuple(options.get("parties") or ()):
+            bots = sum(sizes) - students
+            if bots < 0 or (bots and any(n != 1 for n in sizes[len(sizes) - bots:])):
+                return None
+            return SeatingPlan([sum(sizes)], bots=bots, parties=(sizes,), table_bots=(bots,))
         size = int(options.get("team_size", 1))
         seated = plan(students, fill if size == 1 else "bots", 3, 8)
         if seated is None or size == 1:

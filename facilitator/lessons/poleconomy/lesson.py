@@ -2,9 +2,10 @@
 a team of 2 to 4 with a rotating captain) sends sealed orders from their phone each round,
 and Parliament consents in a secret ballot weighted by electoral votes.
 
-Offered as "in preparation" (``playable = False``) until its screens, replay and debrief are
-complete; its script, seating, orders, consent ballot and the game master's actions work
-(``tests/facilitator/test_poleconomy_lesson*.py``). Design: ``docs/modules.md``, Poleconomy.
+Offered on the new-lesson page (``playable = True``): a whole Spanish lesson with a mixed table
+is played through the pages in ``tests/facilitator/test_poleconomy_lesson_class_e2e.py``; the
+rest of ``tests/facilitator/test_poleconomy_lesson*.py`` tests its parts. Design:
+``docs/modules.md``, Poleconomy.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from games.poleconomy.state import OVER
 
 class PoleconomyLesson(Lesson):
     game = "poleconomy"
-    playable = False
+    playable = True
     name = gettext_lazy("Poleconomy: Elections, Parliament and Inflation")
     summary = gettext_lazy("Players are politicians and business owners: they win elections, pass"
                            " taxes in Parliament and buy companies while inflation climbs.")
@@ -52,10 +53,16 @@ class PoleconomyLesson(Lesson):
         size = int(options_.get("team_size", 1))
         if fill == "pairs" and size > 1:
             return None
-        return options.seating(students, fill, size)
+        return options.seating(students, fill, size, *self._players(options_))
 
     def seating_error(self, students: int, fill: str | None, options_: dict[str, Any]) -> str:
-        return options.seating_error(students, fill, int(options_.get("team_size", 1)))
+        return options.seating_error(students, fill, int(options_.get("team_size", 1)),
+                                     *self._players(options_))
+
+    @staticmethod
+    def _players(options_: dict[str, Any]) -> tuple[int, int]:
+        """Players per table (0: as the class splits) and the bots among them."""
+        return int(options_.get("players", 0)), int(options_.get("bot_players", 0))
 
     def table_config(self, names: list[str], options_: dict[str, Any]) -> dict[str, Any]:
         return options.table_config(names, {**options.DEFAULTS, **options_})

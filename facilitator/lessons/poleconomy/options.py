@@ -13,9 +13,11 @@ from games.poleconomy import bots as engine_bots
 
 SMALLEST, LARGEST = 3, 6  # players (a student or a team) at one table
 TEAM_SIZES = (1, 2, 3, 4)
+PLAYERS = (0, 3, 4, 5, 6)  # players per table; 0: as the class splits (every player a team)
 ROUNDS = (1, 30)
-DEFAULTS: dict[str, Any] = {"rounds": 12, "team_size": 1, "bots_allowed": True,
-                            "bot_policy": "builder"}
+BOT_PLAYERS = (0, 1, 2)  # bots playing at every table (with a number of players per table)
+DEFAULTS: dict[str, Any] = {"rounds": 12, "team_size": 1, "players": 0, "bot_players": 0,
+                            "bots_allowed": True, "bot_policy": "builder"}
 
 
 def check(options: dict[str, Any]) -> None:
@@ -27,6 +29,17 @@ def check(options: dict[str, Any]) -> None:
         raise ServiceError("bad_options", _("The number of rounds must be between 1 and 30."))
     if not whole(options["team_size"]) or options["team_size"] not in TEAM_SIZES:
         raise ServiceError("bad_options", _("A player is one student or a team of 2 to 4."))
+    if not whole(options["players"]) or options["players"] not in PLAYERS:
+        raise ServiceError("bad_options", _("A table has 3 to 6 players."))
+    bot_players = options["bot_players"]
+    if not whole(bot_players) or bot_players not in BOT_PLAYERS:
+        raise ServiceError("bad_options", _("A table has 0 to 2 bot players."))
+    if bot_players and not options["players"]:
+        raise ServiceError("bad_options", _("Bot players need a number of players per table."))
+    if bot_players and options["bots_allowed"] is False:
+        raise ServiceError("bad_options", _("Bot players need bots to be allowed."))
+    if bot_players >= options["players"] > 0:
+        raise ServiceError("bad_options", _("A table needs at least one student player."))
     if not isinstance(options["bots_allowed"], bool):
         raise ServiceError("bad_options", _("'%(option)s' must be yes or no.")
                            % {"option": "bots_allowed"})
@@ -34,12 +47,46 @@ def check(options: dict[str, Any]) -> None:
         raise ServiceError("bad_options", _("Unknown bot behaviour."))
 
 
-def seating(students: int, fill: str | None, team_size: int) -> SeatingPlan | None:
+def mixed_seating(students: int, fill: str | None, players: int, largest: int,
+                  bot_players: int = 0) -> SeatingPlan | None:
+    """Tables of ``players`` players each, mixing teams and students alone.
+
+    ``bot_players`` of each table's players are bots; the others are the students', as few
+    tables as hold the class with teams of at most ``largest``, the students split evenly
+    between them. At a table with more students than places, the extra students double up
+    into teams as even as possible, teams first (5 students, 4 places: a team of 2 and 3
+    students alone); a table with fewer seats each alone and, with ``fill="bots"``, bots play
+    its empty places (else None). Students never share a phone here (``fill="pairs"``: None).
+    """
+    places = players - bot_players
+    if students < 1 or fill == "pairs" or places < 1:
+        return None
+    tables = -(-students // (places * largest))
+    base, extra = divmod(students, tables)
+    parties: list[tuple[int, ...]] = []
+    bots: list[int] = []
+    for here in [base + 1] * extra + [base] * (tables - extra):
+        if here < places and fill != "bots":
+            return None
+        size, bigger = divmod(here, places) if here >= places else (1, 0)
+        students_here = (size + 1,) * bigger + (size,) * (places - bigger)
+        empty = max(places - here, 0)
+        parties.append(students_here[:places - empty] + (1,) * (empty + bot_players))
+        bots.append(empty + bot_players)
+    return SeatingPlan([sum(p) for p in parties], bots=sum(bots), parties=tuple(parties),
+                       table_bots=tuple(bots))
+
+
+def seating(students: int, fill: str | None, team_size: int, players: int = 0,
+            bot_players: int = 0) -> SeatingPlan | None:
     """Tables of 3 to 6 players, a player being one student or a team of ``team_size``.
 
     Students who fill whole players sit evenly; otherwise ``fill="bots"`` adds the fewest bots
     (a short last team is completed by bots, then bots play whole players until the class
-    splits), and ``fill="pairs"`` lets students share a phone (single players only)."""
+    splits), and ``fill="pairs"`` lets students share a phone (single players only).
+    With ``players`` (3 to 6), every table has that many players: ``mixed_seating``."""
+    if players:
+        return mixed_seating(students, fill, players, team_size, bot_players)
     if students < 1:
         return None
     if team_size == 1:
@@ -59,7 +106,17 @@ def seating(students: int, fill: str | None, team_size: int) -> SeatingPlan | No
     return SeatingPlan(seats, bots=sum(seats) - students, party_size=team_size)
 
 
-def seating_error(students: int, fill: str | None, team_size: int) -> str:
+def seating_error(students: int, fill: str | None, team_size: int, players: int = 0,
+                  bot_players: int = 0) -> str:
+    if players and fill == "pairs":
+        return _("Students do not share phones here: fill the empty players with bots.")
+    if players and fill is None:
+        return ngettext(
+            "%(n)d student leaves empty players at tables of %(players)d players. Fill them "
+            "with bots, or choose fewer players per table.",
+            "%(n)d students leave empty players at tables of %(players)d players. Fill them "
+            "with bots, or choose fewer players per table.", students
+        ) % {"n": students, "players": players}
     if fill is None:
         if team_size == 1:
             return ngettext(

@@ -26,6 +26,7 @@ from facilitator.lessons.poleconomy import events, orderform, rounds, script
 from facilitator.lessons.poleconomy.models import PoliticsRequest, RoundBoard, Suggestion
 from facilitator.log import load_state
 from facilitator.models import ClassSession, Seat, Table
+from facilitator.seating import SeatingPlan
 from games.poleconomy import data
 from games.poleconomy import forms as engine_forms
 from games.poleconomy.state import ORDERS
@@ -59,8 +60,11 @@ def proposal_lines(items: dict[str, Any]) -> list[str]:
     return out
 
 
-def tax_line(rule: dict[str, Any]) -> str:
-    text = _("Tax: $%(n)d a Company") % {"n": rule.get("per_company", 0)}
+def tax_line(rule: dict[str, Any], *, named: bool = True) -> str:
+    """The tax rule in words; ``named`` False leaves out "Tax:" (under a heading that says
+    it already)."""
+    per = {"n": rule.get("per_company", 0)}
+    text = (_("Tax: $%(n)d a Company") if named else _("$%(n)d a Company")) % per
     if rule.get("flat"):
         text += " + " + _("$%(n)d each") % {"n": rule["flat"]}
     if rule.get("companies_at_least"):
@@ -177,6 +181,10 @@ def board_as_shown(before: dict[str, Any], shown: list[dict[str, Any]]) -> dict[
             give(e["firm"], who["name"])
         elif kind == "auction" and e.get("winner"):
             give(e["firm"], e["winner"])
+            if e["firm"] in board["auction"]:
+                board["auction"].remove(e["firm"])
+        elif kind == "not_bought" and e["firm"] not in board["auction"]:
+            board["auction"].append(e["firm"])
         elif kind == "firm_lost":
             give(e["firm"], None)
         elif kind == "takeover" and e.get("result") == "success" and who:
@@ -237,7 +245,7 @@ def table_screen(session: dict[str, Any], table: Table, public: dict[str, Any]
     out["over_text"] = over_text(board)
     out["rows"] = players_rows(board, sent)
     out["index"] = index_info(board)
-    out["tax_text"] = tax_line(board["tax"])
+    out["tax_text"] = tax_line(board["tax"], named=False)
     out["auction_names"] = [events.square(f) for f in board["auction"]]
     election = board.get("election")
     out["election_rows"] = (sorted(election["votes"].items(), key=lambda kv: -kv[1])
@@ -267,7 +275,17 @@ def master_panel(table: Table, session: dict[str, Any], game: dict[str, Any]
                      if b["name"] == election.get("majority")), [])
     return {"players": players, "proposal": proposal, "majority_members": majority,
             "proposal_lines": proposal_lines(proposal.items) if proposal else [],
-            "requests": list(PoliticsRequest.objects.filter(table=table).order_by("pk"))}
+            "requests": open_requests(table, game.get("phase", ""))}
+
+
+def open_requests(table: Table, phase: str) -> list[PoliticsRequest]:
+    """The phones' requests the game master can still confirm: parties while the table forms
+    them, coalitions while it has no Government; none once it has moved on."""
+    kind = {"parties": PoliticsRequest.Kind.PARTY,
+            "government": PoliticsRequest.Kind.COALITION}.get(phase)
+    if kind is None:
+        return []
+    return list(PoliticsRequest.objects.filter(table=table, kind=kind).order_by("pk"))
 
 
 def seating_text(options: dict[str, Any], students: int) -> dict[str, Any] | None:
@@ -277,6 +295,12 @@ def seating_text(options: dict[str, Any], students: int) -> dict[str, Any] | Non
     if not students:
         return None
     even = LESSON.seating(students, None, options)
+    if even is not None and even.parties:
+        return {"needs_fill": False, "text": ngettext(
+            "Start makes %(t)d table of %(p)d players (students per player: %(sizes)s).",
+            "Start makes %(t)d tables of %(p)d players (students per player: %(sizes)s).",
+            len(even.tables)) % {"t": len(even.tables), "p": len(even.parties[0]),
+                                 "sizes": parties_text(even)}}
     if even is not None:
         return {"needs_fill": False, "text": ngettext(
             "Start makes %(t)d table: %(sizes)s seats.",
@@ -289,11 +313,21 @@ def seating_text(options: dict[str, Any], students: int) -> dict[str, Any] | Non
         "needs_fill": True, "text": LESSON.seating_error(students, None, options),
         "bots": ngettext("Add %(b)d bot and start (%(sizes)s)",
                          "Add %(b)d bots and start (%(sizes)s)", bots.bots)
-        % {"b": bots.bots, "sizes": " + ".join(map(str, bots.tables))} if bots else None,
+        % {"b": bots.bots, "sizes": parties_text(bots) if bots.parties
+           else " + ".join(map(str, bots.tables))} if bots else None,
         "pairs": ngettext("Start with %(p)d pair sharing a phone (%(sizes)s)",
                           "Start with %(p)d pairs sharing a phone (%(sizes)s)", pairs.pairs)
         % {"p": pairs.pairs, "sizes": " + ".join(map(str, pairs.tables))} if pairs else None,
     }
+
+
+def parties_text(plan: SeatingPlan) -> str:
+    """Each table's players as the students who play them: "2 + 1 + 1 + bot"."""
+    tables = []
+    for sizes, bots in zip(plan.parties, plan.table_bots, strict=True):
+        students = [str(n) for n in sizes[:len(sizes) - bots]]
+        tables.append(" + ".join(students + [_("bot")] * bots))
+    return " | ".join(tables)
 
 
 def count_confirm(session: dict[str, Any]) -> dict[str, str] | None:
@@ -482,4 +516,4 @@ def phone_context(view: dict[str, Any]) -> dict[str, Any]:
             "me_role": role_name(me["role"]) if me else "",
             "stage_name": stage_name(view["session"]["stage"]),
             "index": index_info(game) if game else None,
-            "tax_text": tax_line(game["tax"]) if game else ""}
+            "tax_text": tax_line(game["tax"], named=False) if game else ""}
