@@ -39,7 +39,7 @@ def test_about_page_credits_every_game(client: Client):
     ):
         assert credit in html, credit
     assert html.count("our copy of the rules does not name them") == 2
-    assert "in preparation" in html
+    assert "can be played as a class lesson here" in html  # every game is offered
     # What our editions add to each game is said, game by game.
     assert "Our edition: the policy cards" in html
     assert "Our edition: the Event cards, the Influence cards" in html

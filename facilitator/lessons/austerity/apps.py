@@ -2,7 +2,7 @@ from django.apps import AppConfig
 
 
 class AusterityLessonConfig(AppConfig):
-    """Austerity as a lesson module (its classroom side is in preparation)."""
+    """Austerity as a lesson module: each table governs a country."""
 
     name = "facilitator.lessons.austerity"
     label = "lesson_austerity"

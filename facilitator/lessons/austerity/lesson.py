@@ -5,8 +5,9 @@ year's budget session; students raise motions that the table votes on; the teach
 a kind of decision to a table ballot or over to the console (``deciding``, ``modes``,
 ``motions``, ``pacing``).
 
-The module is offered as "in preparation" (``playable = False``) until its screens and
-debrief land in this folder (``tests/facilitator/test_austerity_*.py``).
+Its screens are ``presenters``/``facts`` with the templates under ``templates/austerity/``,
+its debrief ``reports/`` (``tests/facilitator/test_austerity_*.py``, ``tests/reports/``,
+``tests/e2e/test_austerity_*.py``).
 
 Seats keep their own names (every seat is a voter of its own: one token per student in
 every bag); the engine config names no players, since the whole table is the engine's one

@@ -2,7 +2,7 @@ from django.apps import AppConfig
 
 
 class PoleconomyLessonConfig(AppConfig):
-    """Poleconomy as a lesson module (its classroom side is in preparation)."""
+    """Poleconomy as a lesson module, with the teacher as game master."""
 
     name = "facilitator.lessons.poleconomy"
     label = "lesson_poleconomy"
