@@ -169,6 +169,7 @@ def motion_at_a_table(teacher: Page, phones: list[Page], audit: ui.Audit) -> Non
     raiser = next(p for p in phones if p.locator('form[data-action="motion_raise"]').count())
     shot(raiser, "phone-motions", full_page=True)
     audit.check(raiser, "phone: motions")
+    raiser.locator("details.raise summary").click()  # the motions to raise are folded
     raiser.locator('form[data-action="motion_raise"] input[value="income"]').check()
     raiser.get_by_role("button", name="Presentar esta moción").click()
     expect(raiser.locator(".motion")).to_have_count(1)
