@@ -38,7 +38,10 @@ def key(what: str, *, paper: str, language: str, seat_id: int | None = None) -> 
 
 
 def fingerprint(session: ClassSession) -> str:
-    names = session.seats.order_by("pk").values_list("pk", "nickname", "removed")
+    """A hash of what a handout is made from that may change once the lesson is over (no row
+    id: the same lesson stored again has the same fingerprint)."""
+    names = (session.seats.order_by("table__number", "position", "nickname")
+             .values_list("table__number", "position", "nickname", "removed"))
     text = repr((version(), session.title, session.finished_at, list(names)))
     return hashlib.sha256(text.encode()).hexdigest()
 

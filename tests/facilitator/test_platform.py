@@ -52,14 +52,23 @@ def counts(session: ClassSession) -> list[dict]:
             .order_by("seq") if a.payload["type"] == "count"]
 
 
-def test_the_new_lesson_page_offers_every_installed_module(client) -> None:
+def not_playable_yet(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Poleconomy as a module still in preparation would be (every module here is offered)."""
+    from facilitator.lessons.poleconomy.lesson import LESSON as poleconomy
+
+    monkeypatch.setattr(poleconomy, "playable", False)
+
+
+def test_the_new_lesson_page_offers_every_installed_module(client, monkeypatch) -> None:
+    not_playable_yet(monkeypatch)
     client.force_login(make_teacher())
     page = client.get("/teacher/lessons/new/?game=coin-jar").content.decode()
     assert "Coin Jar" in page and "State in Class" in page and "In preparation" in page
     assert 'name="game" value="coin-jar"' in page
 
 
-def test_a_module_that_is_not_playable_yet_cannot_be_created() -> None:
+def test_a_module_that_is_not_playable_yet_cannot_be_created(monkeypatch) -> None:
+    not_playable_yet(monkeypatch)
     with pytest.raises(services.ServiceError) as caught:
         services.session_create(owner=make_teacher(), game="poleconomy")
     assert caught.value.code == "unknown_game"

@@ -473,11 +473,23 @@ def test_restart_of_a_phones_connection_after_sending_resends_once_and_shows_no_
                     ws.close()
                     upstream.close()
 
-            ws.on_message(from_page)
-            upstream.on_message(lambda message: ws.send(message))
+            def from_server(message: str | bytes) -> None:
+                views.append(str(message)[:20])
+                ws.send(message)
 
+            ws.on_message(from_page)
+            upstream.on_message(from_server)
+
+        views: list[str] = []
         phone.route_web_socket(re.compile(r".*/ws/play/$"), route)
         phone.goto(server.url("/play/"))
+        # The socket is up (its first view came through) before the phone acts: on a busy
+        # machine a click before that is a form post, which never crosses the socket.
+        for _ in range(300):
+            if views:
+                break
+            phone.wait_for_timeout(100)
+        assert views, "the phone's socket never opened"
         if stage == "pact":
             phone.locator("input[name=coins][value='2']").check()
             phone.get_by_role("button", name="Give these coins").click()
