@@ -6,37 +6,24 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from django.conf import settings
 from django.template.loader import render_to_string
-from django.test import override_settings
 
-from facilitator import lessons, selectors, services
+from facilitator import selectors, services
 from facilitator.log import game_record, ledger_balances, load_state, verify_table
 from facilitator.models import Bag, BallotReceipt, ClassSession, SealedBallot, TableAction
 from facilitator.screens import phone_context, projector_context
 from games.core import replay
-from games.registry import ENGINES
 from tests.facilitator.lesson import fresh, make_teacher
 from tests.fakegame import engine
+from tests.fakegame.installed import coin_jar_installed, started
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
 def coin_jar(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setitem(ENGINES, engine.GAME_ID, engine)
-    with override_settings(INSTALLED_APPS=[*settings.INSTALLED_APPS, "tests.fakegame"]):
-        lessons.forget()
+    with coin_jar_installed(monkeypatch):
         yield
-    lessons.forget()
-
-
-def started(students: int = 3) -> ClassSession:
-    session = services.session_create(owner=make_teacher(), game=engine.GAME_ID)
-    for i in range(students):
-        services.seat_join(code=session.join_code, nickname=f"S{i + 1}")
-    services.session_start(session=fresh(session), seed=7)
-    return fresh(session)
 
 
 def vote(session: ClassSession, options: list[int]) -> None:

@@ -8,14 +8,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.conf import settings
-from django.test import override_settings
 
-from facilitator import lessons, selectors, services
-from facilitator.models import Bag, ClassSession, Seat
-from games.registry import ENGINES
-from tests.facilitator.lesson import fresh, make_teacher
-from tests.fakegame import engine
+from facilitator import selectors, services
+from facilitator.models import Bag, Seat
+from tests.facilitator.lesson import fresh
+from tests.fakegame.installed import coin_jar_installed, started
 from tests.fakegame.lesson import LESSON
 
 pytestmark = pytest.mark.django_db
@@ -23,19 +20,8 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def coin_jar(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setitem(ENGINES, engine.GAME_ID, engine)
-    with override_settings(INSTALLED_APPS=[*settings.INSTALLED_APPS, "tests.fakegame"]):
-        lessons.forget()
+    with coin_jar_installed(monkeypatch):
         yield
-    lessons.forget()
-
-
-def started(students: int = 3) -> ClassSession:
-    session = services.session_create(owner=make_teacher(), game=engine.GAME_ID)
-    for i in range(students):
-        services.seat_join(code=session.join_code, nickname=f"S{i + 1}")
-    services.session_start(session=fresh(session), seed=7)
-    return fresh(session)
 
 
 def test_the_modules_table_seeds_are_the_tables_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
