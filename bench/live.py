@@ -38,6 +38,7 @@ import random
 import re
 import secrets
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -320,12 +321,14 @@ async def play_round(lessons: list[dict[str, Any]], options: list[str], servers:
     burst = Burst(sizes={g: n for g, n in sizes.items()})
     for p in projectors:
         p.burst = burst
+    spies = burst_profilers(cfg, pids, seed)
     cpu_before = harness.cpu_seconds(pids)
     result = await harness.run_burst(joined, burst, spread=cfg["spread"],
                                      timeout=cfg["burst_timeout"], seed=seed)
     # Let the phones' own screens (the view after their ballot) arrive before closing.
     await harness.wait_quiet(lambda: max(p.last_frame for p in projectors), 0.5, 30)
     result["server_cpu_seconds_burst"] = harness.cpu_seconds(pids) - cpu_before
+    stop_profilers(spies)
     rss_peak = harness.rss_bytes(pids)
     await close_all([p.ws for p in phones] + [p.ws for p in projectors])
     result.update({
@@ -338,6 +341,32 @@ async def play_round(lessons: list[dict[str, Any]], options: list[str], servers:
         "errors_by_kind": _errors(phones),
     })
     return result
+
+
+def burst_profilers(cfg: dict[str, Any], pids: list[int], seed: int
+                    ) -> list[subprocess.Popen[bytes]]:
+    """With ``--py-spy-burst DIR``: py-spy attached to every server for the burst only (the
+    ballots, their counts and the screens they cause; no joins, no start-up)."""
+    if not cfg.get("py_spy_burst"):
+        return []
+    out = Path(cfg["py_spy_burst"])
+    out.mkdir(parents=True, exist_ok=True)
+    py_spy = os.environ.get("PY_SPY") or shutil.which("py-spy") or "py-spy"
+    spies = [subprocess.Popen([py_spy, "record", "--pid", str(pid), "--threads", "--rate",
+                               "500", "--format", "raw", "--nonblocking",
+                               "-o", str(out / f"burst-{i}-{seed}.txt")],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+             for i, pid in enumerate(pids)]
+    time.sleep(0.5)  # attached before the first ballot
+    return spies
+
+
+def stop_profilers(spies: list[subprocess.Popen[bytes]]) -> None:
+    for spy in spies:
+        spy.send_signal(signal.SIGINT)  # py-spy writes its samples and exits
+    for spy in spies:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            spy.wait(timeout=30)
 
 
 def _sent_by_group(phones: list[Phone]) -> dict[str, int]:
@@ -398,6 +427,9 @@ def parse_args(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--py-spy", metavar="DIR",
                         help="profile each daphne with py-spy (collapsed stacks) into DIR; py-spy "
                         "from PATH or $PY_SPY")
+    parser.add_argument("--py-spy-burst", metavar="DIR",
+                        help="profile each daphne with py-spy during the bursts only (raw "
+                        "collapsed stacks, one file per server and run) into DIR")
     args = parser.parse_args(argv)
     cfg = dict(SCENARIOS[args.scenario])
     for key in ("lessons", "students", "servers", "layer", "db", "repeat", "spread",
@@ -414,7 +446,7 @@ def parse_args(argv: list[str] | None = None) -> dict[str, Any]:
         parser.error("several daphne processes need PostgreSQL (--db postgres)")
     cfg.update(scenario=args.scenario, seed=args.seed, burst_timeout=args.burst_timeout,
                name=args.name or f"live-{args.scenario}", py_spy=args.py_spy,
-               timeline=args.timeline)
+               timeline=args.timeline, py_spy_burst=args.py_spy_burst)
     return cfg
 
 
