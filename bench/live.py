@@ -1,15 +1,30 @@
-"""Live benchmark: real daphne, real websocket phones, real lessons, one tax vote measured.
+"""Live benchmark: real daphne, real websocket phones, real lessons, one table vote measured.
 
     python bench/live.py --scenario class      # 32 phones, 4 tables, 1 daphne, in-memory layer
+    python bench/live.py --scenario austerity  # the same class playing Austerity (tables of 8)
     python bench/live.py --scenario school     # 1,000 phones in 40 lessons, 2 daphne + Redis + PG
     python bench/live.py --scenario smoke      # 8 phones, 1 table (the smoke test's run)
+    python bench/live.py --scenario austerity-smoke  # 8 phones at one Austerity table
+
+The vote measured depends on the scenario's game (``GAMES``):
+
+- State in Class (``class``, ``school``, ``smoke``): the tax vote; phones name it by its short
+  kind (``{"type": "ballot", "kind": "tax", ...}``);
+- Austerity (``austerity``, ``austerity-smoke``): year 1's budget session, its "raise taxes"
+  item (bag ``y1.budget.taxes``, options 0, 1 or 2 times), which ``session_start`` opens at
+  every table. It is the budget ballot every student votes on: each seat is a voter of its own
+  (one token per student), tables of 4 to 8 (32 students: four tables of 8), no bots. The
+  Finance Minister's decisions come later, in the year. Phones name it by the bag's id
+  (``{"type": "ballot", "decision": "y1.budget.taxes", ...}``).
 
 What it does, all on loopback and all bounded in time:
 
 1. makes a scratch database (a SQLite file, or a new PostgreSQL database dropped afterwards),
    migrates it and prepares the lessons server-side with ``manage.py shell -c``: students join
-   (``seat_join``, which gives the seat tokens), ``session_start(seed=…)``, every seat makes its
-   pact, then ``session_advance`` ×3 brings the lesson to the tax vote;
+   (``seat_join``, which gives the seat tokens), ``session_start(seed=…)``, then the game brings
+   the lesson to the vote (State in Class: every seat makes its pact, then
+   ``session_advance`` ×3 to the tax vote; Austerity: the tax item is open at the start), and
+   every table's bag is checked open;
 2. starts one or more daphne processes (sharing Redis and PostgreSQL when there are several);
 3. in this process (the client, separate from the servers) opens one projector socket per
    lesson (``/ws/lesson/<id>/``, the teacher's ``sessionid`` cookie), then every phone
@@ -17,11 +32,14 @@ What it does, all on loopback and all bounded in time:
    round-robin over the daphne processes;
 4. every phone sends its ballot at a random instant within ``--spread`` seconds; for every
    ballot, the latency is the time from the phone sending it to the projector receiving the
-   ``progress`` frame "n of N have voted" that counts it (the last ballot of a table is
-   answered by a ``view`` frame: the bag was counted). See ``bench/harness.py`` for how
-   ballots are matched with counts;
+   ``progress`` frame "n of N have voted" that counts it (frames naming the bag's decision;
+   the last ballot of a table is answered by a ``view`` frame: the bag was counted, and the
+   projector marks the table's line ``data-progress="N" data-counted`` in both games). See
+   ``bench/harness.py`` for how ballots are matched with counts;
 5. stops the servers and checks the database: every table's receipts and tally equal the
-   ballots sent (lost or doubled votes), the bag counted.
+   ballots sent (lost or doubled votes), the bag counted. State in Class logs the count as
+   the engine's ``count`` action with its tally; Austerity keeps a count's tally (a bag of 3
+   ballots or more) in the table's ``TablePlay.counts``.
 
 Memory per connection = growth of the servers' resident memory while the phones connect,
 divided by the phones. Prints a table, writes ``bench/results/live-<scenario>.json``.
@@ -44,7 +62,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -59,32 +77,42 @@ DAPHNE = Path(sys.executable).with_name("daphne")
 DEFAULT_PG = "postgres://postgres@127.0.0.1:5432/postgres"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
 
+# "game": the lesson module played (GAMES), and so the vote measured.
 SCENARIOS: dict[str, dict[str, Any]] = {
     # A class on the teacher's laptop (`make run`): one daphne, SQLite file, in-memory layer.
     # Server pinned to CPU 0 and this client to CPU 1, as for the oTree baseline.
-    "class": {"lessons": 1, "students": 32, "servers": 1, "layer": "memory", "db": "sqlite",
-              "repeat": 5, "spread": 1.0, "join_limit": 32, "pin": True, "warmup": True,
-              "target_p95_ms": 50},
+    "class": {"game": "state-in-class", "lessons": 1, "students": 32, "servers": 1,
+              "layer": "memory", "db": "sqlite", "repeat": 5, "spread": 1.0, "join_limit": 32,
+              "pin": True, "warmup": True, "target_p95_ms": 50},
     # A school: 40 lessons of 25 (tables 7+6+6+6), 2 daphne + Redis + PostgreSQL, and every
     # phone voting within the same second.
-    "school": {"lessons": 40, "students": 25, "servers": 2, "layer": "redis", "db": "postgres",
-               "repeat": 1, "spread": 1.0, "join_limit": 100, "pin": False, "warmup": True,
-               "target_p95_ms": 500},
-    "smoke": {"lessons": 1, "students": 8, "servers": 1, "layer": "memory", "db": "sqlite",
-              "repeat": 1, "spread": 0.5, "join_limit": 8, "pin": False, "warmup": False,
-              "target_p95_ms": None},
+    "school": {"game": "state-in-class", "lessons": 40, "students": 25, "servers": 2,
+               "layer": "redis", "db": "postgres", "repeat": 1, "spread": 1.0,
+               "join_limit": 100, "pin": False, "warmup": True, "target_p95_ms": 500},
+    "smoke": {"game": "state-in-class", "lessons": 1, "students": 8, "servers": 1,
+              "layer": "memory", "db": "sqlite", "repeat": 1, "spread": 0.5, "join_limit": 8,
+              "pin": False, "warmup": False, "target_p95_ms": None},
+    # The class of "class" playing Austerity (tables of 8: 8+8+8+8), every phone voting on
+    # year 1's "raise taxes" item of the budget session. No p95 target of its own yet.
+    "austerity": {"game": "austerity", "lessons": 1, "students": 32, "servers": 1,
+                  "layer": "memory", "db": "sqlite", "repeat": 5, "spread": 1.0,
+                  "join_limit": 32, "pin": True, "warmup": True, "target_p95_ms": None},
+    "austerity-smoke": {"game": "austerity", "lessons": 1, "students": 8, "servers": 1,
+                        "layer": "memory", "db": "sqlite", "repeat": 1, "spread": 0.5,
+                        "join_limit": 8, "pin": False, "warmup": False, "target_p95_ms": None},
 }
 
-# Run by ``manage.py shell -c``: the lessons, at the tax vote. Parameters in BENCH_SETUP.
+# Run by ``manage.py shell -c``: the lessons, at the measured vote, every table's bag open.
+# Parameters in BENCH_SETUP. The game's part (``Game.setup``) runs first and defines ``GAME``
+# (the lesson module), ``OPTIONS`` (its lesson options) and ``to_the_vote(session)``, which
+# brings a started lesson to the vote.
 SETUP_SCRIPT = """
 import json, os
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 from facilitator import broadcast, services
-from facilitator.lessons.state_in_class import services as sic_services
-from facilitator.models import ClassSession
-from games.state_in_class import data
+from facilitator.models import Bag, ClassSession
 
 spec = json.loads(os.environ["BENCH_SETUP"])
 # Nobody listens yet: skip the socket hints (each would start an event loop in this shell).
@@ -94,19 +122,21 @@ lessons = []
 sizes = [spec["students"]] * spec["lessons"] + [8] * spec["warmup"]
 for n, students in enumerate(sizes):
     teacher = User.objects.create_user(username=f"bench-teacher-{n}")
-    session = services.session_create(owner=teacher, title=f"Bench {n + 1}",
-                                      class_size=max(6, students))
+    session = services.session_create(owner=teacher, title=f"Bench {n + 1}", game=GAME,
+                                      options=OPTIONS, class_size=max(6, students))
     tokens = {}
     for i in range(students):
         seat, tokens[seat.pk] = services.seat_join(code=session.join_code,
                                                    nickname=f"Student {i + 1}")
     services.session_start(session=session, seed=spec["seed"] + n)
-    for seat in session.seats.filter(is_bot=False):
-        sic_services.pact_submit(seat_id=seat.pk, coins=1)
-    for _ in range(3):  # pact -> event -> debate -> tax vote
-        services.session_advance(session=ClassSession.objects.get(pk=session.pk))
+    to_the_vote(session)
     session.refresh_from_db()
-    assert session.stage == "tax_vote", session.stage
+    # One open bag at every table, all for the same decision with the same options.
+    bags = list(Bag.objects.filter(table__session=session, status=Bag.Status.OPEN))
+    assert len(bags) == session.tables.count(), (len(bags), session.tables.count())
+    ballots = {(b.decision, tuple(b.options)) for b in bags}
+    assert len(ballots) == 1, ballots
+    (decision, options), = ballots
     client = Client()
     client.force_login(teacher)
     seats = [{"token": tokens[s.pk], "table": s.table.number}
@@ -117,12 +147,48 @@ for n, students in enumerate(sizes):
         sizes[s["table"]] = sizes.get(s["table"], 0) + 1
     lessons.append({"session": session.pk, "phase": session.stage_id,
                     "sessionid": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                    "seats": seats, "tables": sizes})
-print("SETUP " + json.dumps({"lessons": lessons, "options": list(data.TAX_OPTIONS)}))
+                    "seats": seats, "tables": sizes, "decision": decision,
+                    "options": list(options)})
+print("SETUP " + json.dumps({"lessons": lessons}))
 """
 
-# Run by ``manage.py shell -c`` after the run: what the database says about every bag.
-VERIFY_SCRIPT = """
+# State in Class: every seat makes its pact, then pact -> event -> debate -> tax vote.
+SIC_SETUP = """
+from facilitator import services
+from facilitator.lessons.state_in_class import services as sic_services
+from facilitator.models import ClassSession
+
+GAME, OPTIONS = "state-in-class", {}
+
+def to_the_vote(session):
+    for seat in session.seats.filter(is_bot=False):
+        sic_services.pact_submit(seat_id=seat.pk, coins=1)
+    for _ in range(3):
+        services.session_advance(session=ClassSession.objects.get(pk=session.pk))
+    session.refresh_from_db()
+    assert session.stage == "tax_vote", session.stage
+"""
+
+# Austerity: ``session_start`` opens year 1's first budget item, "raise taxes" (options 0, 1,
+# 2 times), at every table. The ballot timer is set to its longest: only the teacher's
+# console runs a timer out (it sends "expire" at zero), so the vote ends when every phone has
+# voted, as in State in Class, whatever the time between setting up and the run.
+AUSTERITY_SETUP = """
+from facilitator.lessons.austerity import options as aus_options
+from facilitator.lessons.austerity import script as aus_script
+
+GAME = "austerity"
+OPTIONS = {"timers": {**aus_options.DEFAULT_TIMERS, "ballot": aus_options.TIMER_MAX}}
+
+def to_the_vote(session):
+    session.refresh_from_db()
+    assert session.stage == aus_script.budget_stage(aus_script.TAXES), session.stage
+"""
+
+# Run by ``manage.py shell -c`` after the run: what the database says about every bag, by
+# "<session>:<table>": its receipts, the ballots its count tallied (or, not counted yet, the
+# sealed ballots in it), the table's voters, and whether the bag was counted.
+SIC_VERIFY = """
 import json, os
 from facilitator.models import BallotReceipt, ClassSession, SealedBallot
 
@@ -131,6 +197,7 @@ for sid in json.loads(os.environ["BENCH_SESSIONS"]):
     session = ClassSession.objects.get(pk=sid)
     for table in session.tables.order_by("number"):
         decision = f"{session.round}:tax"
+        # The count is logged as the engine's "count" action, with its tally.
         count = table.actions.filter(round=session.round, payload__type="count",
                                      payload__kind="tax").first()
         tally = (sum(count.payload["tally"].values()) if count else
@@ -140,10 +207,76 @@ for sid in json.loads(os.environ["BENCH_SESSIONS"]):
                                                      bag__decision=decision).count(),
             "tally": tally,
             "voters": table.seats.filter(removed=False, shares__isnull=True).count(),
-            "phase": (table.snapshot or {}).get("phase"),
+            "counted": (table.snapshot or {}).get("phase") != "tax_vote",
         }
 print("VERIFY " + json.dumps(out))
 """
+
+# Austerity logs no count action with a tally (the count's actions are the engine's: one
+# "raise-taxes" per time carried); the tally of a bag of 3 ballots or more is kept in the
+# table's ``TablePlay.counts`` (``modes.record_count``), the last entry of the decision being
+# its count. A count without a tally (fewer than 3 ballots: outcome only) cannot be checked
+# against the receipts: its receipts stand for it.
+AUSTERITY_VERIFY = """
+import json, os
+from facilitator.lessons.austerity import script
+from facilitator.lessons.austerity.models import TablePlay
+from facilitator.models import Bag, BallotReceipt, ClassSession, SealedBallot
+
+out = {}
+for sid in json.loads(os.environ["BENCH_SESSIONS"]):
+    session = ClassSession.objects.get(pk=sid)
+    decision = script.decision_id(script.year_of(session), script.TAXES)
+    for table in session.tables.order_by("number"):
+        receipts = BallotReceipt.objects.filter(bag__table=table, bag__decision=decision).count()
+        play = TablePlay.objects.filter(table=table).first()
+        counts = [c for c in (play.counts if play else []) if c["decision"] == decision]
+        if not counts:
+            tally = SealedBallot.objects.filter(bag__table=table, bag__decision=decision).count()
+        elif "tally" in counts[-1]:
+            tally = sum(counts[-1]["tally"].values())
+        else:
+            tally = receipts
+        out[f"{sid}:{table.number}"] = {
+            "receipts": receipts,
+            "tally": tally,
+            "voters": table.seats.filter(removed=False, shares__isnull=True).count(),
+            "counted": Bag.objects.filter(table=table, decision=decision,
+                                          status=Bag.Status.COUNTED).exists(),
+        }
+print("VERIFY " + json.dumps(out))
+"""
+
+
+@dataclass(frozen=True)
+class Game:
+    """What differs between the lesson modules the benchmark plays: how the lessons are
+    brought to the measured vote and checked afterwards, and how a phone names the vote.
+    Progress frames name the bag's decision (``lesson["decision"]``, read from the open bags
+    by SETUP_SCRIPT) in every module."""
+
+    title: str
+    setup: str  # defines GAME, OPTIONS and to_the_vote for SETUP_SCRIPT
+    verify: str  # prints "VERIFY " + {"<session>:<table>": {receipts, tally, voters, counted}}
+    kind: str | None = None  # the vote's short name, if phones send that instead of the id
+
+    def ballot(self, lesson: dict[str, Any], option: int, expected: str) -> str:
+        """A phone's ballot frame: the option's index, as phones send it."""
+        names = {"kind": self.kind} if self.kind else {"decision": lesson["decision"]}
+        return json.dumps({"type": "ballot", **names, "option": option, "expected": expected,
+                           "id": "b1"})
+
+    def counts(self, frame: dict[str, Any], lesson: dict[str, Any]) -> bool:
+        """The progress frame is the measured vote's ("kind" before the lesson platform)."""
+        return (frame.get("decision") == lesson["decision"]
+                or (self.kind is not None and frame.get("kind") == self.kind))
+
+
+GAMES: dict[str, Game] = {
+    "state-in-class": Game("State in Class: the tax vote", SIC_SETUP, SIC_VERIFY, kind="tax"),
+    "austerity": Game("Austerity: the budget session's tax item", AUSTERITY_SETUP,
+                      AUSTERITY_VERIFY),
+}
 
 
 # --------------------------------------------------------------------------- database
@@ -196,13 +329,14 @@ class Phone(Voter):
     phase: str = ""
     first_view: asyncio.Event | None = None
     connect_started: float = 0.0
+    lesson: dict[str, Any] = field(default_factory=dict)  # SETUP_SCRIPT's, for its ballot
 
 
 class Projector:
     """One lesson's projector socket: records when each table's count arrives."""
 
-    def __init__(self, lesson: dict[str, Any], server: Server) -> None:
-        self.lesson, self.server = lesson, server
+    def __init__(self, lesson: dict[str, Any], server: Server, game: Game) -> None:
+        self.lesson, self.server, self.game = lesson, server, game
         self.session = lesson["session"]
         self.ws: Any = None
         self.burst: Burst | None = None  # set while measuring
@@ -227,9 +361,7 @@ class Projector:
                 if text.startswith('{"type":"progress"'):
                     if burst is not None:
                         frame = json.loads(text)
-                        # the tax vote's progress ("kind" before the lesson platform)
-                        if frame.get("kind") == "tax" or str(frame.get("decision", "")
-                                                             ).endswith(":tax"):
+                        if self.game.counts(frame, self.lesson):
                             burst.arrived(f"{self.session}:{frame['table']}", frame["voted"],
                                           now)
                 elif text.startswith('{"type":"view"'):
@@ -238,7 +370,8 @@ class Projector:
                     if burst is not None:
                         # The last ballot of a table: the bag was counted, and the projector
                         # gets a new screen instead of a progress frame; the screen marks
-                        # each counted table's line (data-counted).
+                        # each counted table's line (data-counted: State in Class's
+                        # projector/_table.html, Austerity's projector/_now.html).
                         for number in COUNTED.findall(json.loads(text)["html"]):
                             group = f"{self.session}:{number}"
                             if group in burst.sizes:
@@ -290,11 +423,12 @@ async def close_all(sockets: list[Any]) -> None:
     await harness.gather_bounded([lambda w=w: close(w) for w in sockets if w is not None], 200)
 
 
-async def play_round(lessons: list[dict[str, Any]], options: list[str], servers: list[Server],
+async def play_round(lessons: list[dict[str, Any]], servers: list[Server],
                      cfg: dict[str, Any], seed: int) -> dict[str, Any]:
     """One repetition: projectors, phones join, quiet, memory, the burst, close."""
     pids = [s.pid for s in servers]
-    projectors = [Projector(lesson, servers[i % len(servers)])
+    game = GAMES[cfg["game"]]
+    projectors = [Projector(lesson, servers[i % len(servers)], game)
                   for i, lesson in enumerate(lessons)]
     await asyncio.gather(*(p.open() for p in projectors))
     rss_before = harness.rss_bytes(pids)
@@ -306,7 +440,7 @@ async def play_round(lessons: list[dict[str, Any]], options: list[str], servers:
             group = f"{lesson['session']}:{seat['table']}"
             sizes[group] = lesson["tables"][str(seat["table"])]
             phones.append(Phone(group=group, token=seat["token"],
-                                server=len(phones) % len(servers)))
+                                server=len(phones) % len(servers), lesson=lesson))
     joins_started = time.perf_counter()
     await harness.gather_bounded([lambda p=p: join(p, servers) for p in phones],
                                  cfg["join_limit"])
@@ -315,9 +449,7 @@ async def play_round(lessons: list[dict[str, Any]], options: list[str], servers:
     rss_after = harness.rss_bytes(pids)
     joined = [p for p in phones if p.ws is not None and p.error is None]
     for p in joined:
-        p.payload = json.dumps({"type": "ballot", "kind": "tax",
-                                "option": rng.randrange(len(options)),  # as phones send it
-                                "expected": p.phase, "id": "b1"})
+        p.payload = game.ballot(p.lesson, rng.randrange(len(p.lesson["options"])), p.phase)
     burst = Burst(sizes={g: n for g, n in sizes.items()})
     for p in projectors:
         p.burst = burst
@@ -393,12 +525,11 @@ async def drive(setup: dict[str, Any], servers: list[Server], cfg: dict[str, Any
     if setup["warmup"]:
         # A lesson of 8 played first and thrown away: the server imports, compiles templates
         # and opens its database connections on first use (figures would include that).
-        await play_round(setup["warmup"], setup["options"], servers,
-                         {**cfg, "spread": 0.2}, cfg["seed"] + 1000)
+        await play_round(setup["warmup"], servers, {**cfg, "spread": 0.2}, cfg["seed"] + 1000)
     rounds = []
     for r in range(cfg["repeat"]):
-        rounds.append(await play_round(lessons[r * per:(r + 1) * per], setup["options"],
-                                       servers, cfg, cfg["seed"] + r))
+        rounds.append(await play_round(lessons[r * per:(r + 1) * per], servers, cfg,
+                                       cfg["seed"] + r))
     return rounds
 
 
@@ -410,7 +541,8 @@ def parse_args(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--scenario", choices=sorted(SCENARIOS), default="class")
     parser.add_argument("--lessons", type=int, help="lessons at once")
     parser.add_argument("--students", type=int,
-                        help="students per lesson (tables of 6–8; at most 40, the class size cap)")
+                        help="students per lesson (State in Class: tables of 6–8, Austerity: "
+                        "4–8; at most 40, the class size cap)")
     parser.add_argument("--servers", type=int, help="daphne processes")
     parser.add_argument("--layer", choices=["memory", "redis"], help="channel layer")
     parser.add_argument("--db", choices=["sqlite", "postgres"], help="database")
@@ -472,7 +604,7 @@ def run(cfg: dict[str, Any]) -> dict[str, Any]:
             out = manage({**env, "BENCH_SETUP": json.dumps({
                 "lessons": cfg["lessons"] * cfg["repeat"], "students": cfg["students"],
                 "seed": cfg["seed"], "warmup": int(cfg["warmup"])})}, "shell", "-c",
-                SETUP_SCRIPT)
+                GAMES[cfg["game"]].setup + SETUP_SCRIPT)
             setup = json.loads(out.split("SETUP ", 1)[1])
             measured = cfg["lessons"] * cfg["repeat"]
             setup["warmup"] = setup["lessons"][measured:]
@@ -509,7 +641,7 @@ def run(cfg: dict[str, Any]) -> dict[str, Any]:
                 logs = {f"daphne-{i}": s.tail(20000) for i, s in enumerate(servers)}
             sessions = [lesson["session"] for lesson in setup["lessons"]]
             out = manage({**env, "BENCH_SESSIONS": json.dumps(sessions)}, "shell", "-c",
-                         VERIFY_SCRIPT)
+                         GAMES[cfg["game"]].verify)
             verify = json.loads(out.split("VERIFY ", 1)[1])
     return report(cfg, setup, rounds, verify, logs, timings)
 
@@ -529,7 +661,7 @@ def report(cfg: dict[str, Any], setup: dict[str, Any], rounds: list[dict[str, An
         counted = min(db["receipts"], db["tally"])
         lost += max(0, n - counted)
         doubled += max(0, db["receipts"] - n) + max(0, db["tally"] - db["receipts"])
-        if n == db["voters"] and db["phase"] == "tax_vote":
+        if n == db["voters"] and not db["counted"]:
             uncounted += 1  # everyone voted but the bag was not counted
     phones = sum(r["phones"] for r in rounds)
     mem_per_phone = [(r["rss_after"] - r["rss_before"]) / max(1, r["joined"]) for r in rounds]
@@ -538,8 +670,10 @@ def report(cfg: dict[str, Any], setup: dict[str, Any], rounds: list[dict[str, An
     sizes = sorted({tuple(sorted(lesson["tables"].values(), reverse=True))
                     for lesson in setup["lessons"]})
     result = {
-        "benchmark": "live", "scenario": cfg["scenario"], **harness.machine(),
-        "config": {k: cfg[k] for k in ("lessons", "students", "servers", "layer", "db",
+        "benchmark": "live", "scenario": cfg["scenario"], "game": cfg["game"],
+        "vote": sorted({lesson["decision"] for lesson in setup["lessons"]}),
+        **harness.machine(),
+        "config": {k: cfg[k] for k in ("game", "lessons", "students", "servers", "layer", "db",
                                        "repeat", "spread", "join_limit", "pin", "seed")},
         "seating": {"tables_per_lesson": sorted(tables), "table_sizes": sizes},
         "phones": phones, "ballots_sent": sum(r["sent"] for r in rounds),
@@ -590,7 +724,7 @@ def _merge(dicts: Any) -> dict[str, int]:
 
 def print_report(r: dict[str, Any]) -> None:
     c = r["config"]
-    print(f"\nState in Class, live: {r['scenario']} — {r['phones']} phones in "
+    print(f"\n{GAMES[r['game']].title}, live: {r['scenario']} — {r['phones']} phones in "
           f"{c['lessons']} lesson(s) × {c['repeat']} run(s), tables {r['seating']['table_sizes']}"
           f", {c['servers']} daphne, {c['layer']} layer, {c['db']}, votes within "
           f"{c['spread']} s")
