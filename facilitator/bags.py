@@ -12,15 +12,28 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import uuid
 from collections import Counter
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils.translation import gettext as _
 
 from facilitator import ballot_keys
 from facilitator.errors import ServiceError
 from facilitator.models import Bag, BallotReceipt, SealedBallot, Seat, Table, TeacherStep
+from facilitator.rows import Rows
 from facilitator.sealing import fingerprint, new_key, seal, unseal
+
+# The ballot's statements are fixed SQL (docs/performance.md): the open bag with its voters
+# in one, then the receipt and the sealed ballot.
+BAG = Rows(Bag)
+RECEIPT = Rows(BallotReceipt)
+SEALED = Rows(SealedBallot)
+_OPEN_BAG_SQL = (f"SELECT {BAG.columns('b')}, r.seat_id FROM {BAG.table} b "
+                 f"LEFT JOIN {RECEIPT.table} r ON r.bag_id = b.id "
+                 "WHERE b.table_id = %s AND b.status = %s")
+_RECEIPT_SQL = f"INSERT INTO {RECEIPT.table} (id, bag_id, seat_id) VALUES (%s, %s, %s)"
+_SEALED_SQL = f"INSERT INTO {SEALED.table} (id, bag_id, sealed) VALUES (%s, %s, %s)"
 
 UNDONE = "undo"
 LOST = "lost"
@@ -71,11 +84,28 @@ def generation(bag: Bag) -> str:
     """Names this filling of the bag for the screens (it changes when the bag is reopened),
     so a count of the bag as it was is never shown for the bag as it is. One-way: it does
     not give the key's name in the store."""
-    return hashlib.sha256(b"bag generation\x00" + bag.key_ref.encode()).hexdigest()[:8]
+    return generation_of(bag.key_ref)
+
+
+def generation_of(key_ref: str) -> str:
+    """``generation`` of the bag whose key is named ``key_ref``."""
+    return hashlib.sha256(b"bag generation\x00" + key_ref.encode()).hexdigest()[:8]
 
 
 def open_bag(table: Table) -> Bag | None:
     return Bag.objects.filter(table=table, status=Bag.Status.OPEN).first()
+
+
+def open_bag_voters(table: Table) -> tuple[Bag | None, set[int]]:
+    """The table's open bag (if any) and the seats whose token is in it: one statement."""
+    with connection.cursor() as cursor:
+        cursor.execute(_OPEN_BAG_SQL, [table.pk, Bag.Status.OPEN.value])
+        rows = cursor.fetchall()
+    if not rows:
+        return None, set()
+    bag = BAG.load(rows[0][:len(BAG)])
+    bag.table = table
+    return bag, {row[-1] for row in rows if row[-1] is not None}
 
 
 def bag_key(bag: Bag) -> bytes | None:
@@ -108,12 +138,15 @@ def bag_cast(*, bag: Bag, seat: Seat, index: int, key: bytes, weight: int = 1) -
     ballot per seat."""
     # No savepoint: should the unique constraint fire, the error leaves the caller's service
     # and its whole transaction is rolled back.
-    try:
-        BallotReceipt.objects.create(bag=bag, seat=seat)
-    except IntegrityError:
-        raise ServiceError("already_voted", _("Your token is already in the bag."),
-                           status=409) from None
-    SealedBallot.objects.create(bag=bag, sealed=seal(key, bag.key_ref, index, weight))
+    with connection.cursor() as cursor:
+        try:
+            cursor.execute(_RECEIPT_SQL, [RECEIPT.prep("id", uuid.uuid4()), bag.pk, seat.pk])
+        except IntegrityError:
+            raise ServiceError("already_voted", _("Your token is already in the bag."),
+                               status=409) from None
+        cursor.execute(_SEALED_SQL, [SEALED.prep("id", uuid.uuid4()), bag.pk,
+                                     SEALED.prep("sealed", seal(key, bag.key_ref, index,
+                                                                weight))])
 
 
 def voter_ids(bag: Bag) -> set[int]:

@@ -109,7 +109,7 @@ def _ballot(seat_id: int, kind: Any, decision: Any, option: Any, expected: str |
         decision = lesson.ballot_decision(session, kind)
     elif not isinstance(decision, str):
         raise ServiceError("bad_kind", _("Unknown vote."))
-    bag = bags.open_bag(table)
+    bag, voted = bags.open_bag_voters(table)
     if bag is None or bag.decision != decision:
         # Counted already (everyone voted, or the game at this table is over).
         counted = Bag.objects.filter(table=table, decision=decision,
@@ -120,9 +120,11 @@ def _ballot(seat_id: int, kind: Any, decision: Any, option: Any, expected: str |
         if engine_of(table).is_over(load_state(table)):
             raise ServiceError("game_over", _("The game at your table is over."), status=409)
         raise ServiceError("vote_closed", _("This vote is not open."), status=409)
+    if seat.pk in voted:
+        raise ServiceError("already_voted", _("Your token is already in the bag."), status=409)
     index = _option_index(bag.options, option)
     team = parties.members(seats, seat.player_name)
-    if len(team) > 1 and bags.voter_ids(bag) & {m.pk for m in team}:
+    if len(team) > 1 and voted & {m.pk for m in team}:
         raise ServiceError("already_voted", _("Your team's token is already in the bag."),
                            status=409)
     key = bags.bag_key(bag)
@@ -134,7 +136,7 @@ def _ballot(seat_id: int, kind: Any, decision: Any, option: Any, expected: str |
         broadcast.refresh(session.pk, [s.pk for s in seats])
         return None, True
     bags.bag_cast(bag=bag, seat=seat, index=index, key=key, weight=bags.weight_of(bag, seat))
-    voted = bags.voter_ids(bag)
+    voted = voted | {seat.pk}  # the bag's voters, read under the table's lock, and this one
     if not everyone_voted(seats, voted):
         progress = {"voted": len(voted), "of": voters(seats)}
         broadcast.progress(session.pk, table.number, {"what": "vote", "decision": decision,

@@ -2,13 +2,59 @@
 
 from __future__ import annotations
 
+from django.db import connection
 from django.utils.translation import gettext as _
 
 from facilitator import parties
 from facilitator.errors import ServiceError
 from facilitator.models import ClassSession, Seat, Table
+from facilitator.rows import Rows
 
 Status = ClassSession.Status
+
+# A student's action reads the table without its snapshot and config (deferred: loaded by the
+# few actions that reach the engine), with its session, and the table's seats: fixed SQL.
+TABLE = Rows(Table, ["id", "session", "number", "seed"])
+SESSION = Rows(ClassSession)
+SEAT = Rows(Seat)
+_TABLE_SQL: dict[str, str] = {}
+
+
+def _table_sql() -> str:
+    """The seat's table and its session, the table locked (``FOR UPDATE OF`` the table only,
+    where the database has it; SQLite's writers are serialised by its IMMEDIATE
+    transactions)."""
+    sql = _TABLE_SQL.get(connection.vendor)
+    if sql is None:
+        lock = " FOR UPDATE OF t" if connection.features.has_select_for_update_of else ""
+        sql = (f"SELECT {TABLE.columns('t')}, {SESSION.columns('s')} "
+               f"FROM {TABLE.table} t JOIN {SESSION.table} s ON s.id = t.session_id "
+               f"WHERE t.id = (SELECT table_id FROM {SEAT.table} "
+               f"WHERE id = %s AND shares_id IS NULL){lock}")
+        _TABLE_SQL[connection.vendor] = sql
+    return sql
+
+
+def _locked_table(seat_id: int) -> Table | None:
+    with connection.cursor() as cursor:
+        cursor.execute(_table_sql(), [seat_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    table = TABLE.load(row[:len(TABLE)])
+    table.session = SESSION.load(row[len(TABLE):])
+    return table
+
+
+def _seats_of(table: Table) -> list[Seat]:
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {SEAT.columns('x')} FROM {SEAT.table} x "
+                       "WHERE x.table_id = %s", [table.pk])
+        seats = [SEAT.load(row) for row in cursor.fetchall()]
+    for seat in seats:
+        seat.table = table
+    # As `table.seats.all()` sorted by position: the model's order (joined_at) breaks ties.
+    return sorted(seats, key=lambda s: (s.position or 0, s.joined_at, s.pk))
 
 
 def table_seats(table: Table) -> list[Seat]:
@@ -23,14 +69,13 @@ def seat_turn(seat_id: int, expected: str | None, token_hash: str | None = None,
     ``captain_only``: the action is a party's move, which only its captain this round makes
     (``facilitator.parties``; a party of one is always its own captain).
 
-    Two statements (performance, docs/performance.md): the table is locked together with its
-    session (``FOR UPDATE OF`` the table only), then its seats are read under that lock (the
-    acting seat among them). A ``token_hash`` (a socket's) must still be the seat's: a seat
-    removed or given to another phone no longer answers to the old one.
+    Two fixed statements (performance, docs/performance.md): the table is locked together with
+    its session, then its seats are read under that lock (the acting seat among them). A
+    ``token_hash`` (a socket's) must still be the seat's: a seat removed or given to another
+    phone no longer answers to the old one.
     """
-    table = (Table.objects.select_for_update(of=("self",)).select_related("session")
-             .filter(seats__pk=seat_id, seats__shares__isnull=True).first())
-    seats = table_seats(table) if table is not None else []
+    table = _locked_table(seat_id)
+    seats = _seats_of(table) if table is not None else []
     seat = next((s for s in seats if s.pk == seat_id), None)
     if seat is None:  # not at that table (any more): read it only to say why
         seat = Seat.objects.filter(pk=seat_id).first()
