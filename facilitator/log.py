@@ -103,10 +103,12 @@ def load_state(table: Table) -> Any:
     return engine.from_dict(table.snapshot)
 
 
-def load_view_state(table: Table) -> Any:
-    """The state with its open bag's receipts: who has voted (never what), for the screens."""
+def load_view_state(table: Table, voters: dict[str, list[str]] | None = None) -> Any:
+    """The state with its open bag's receipts: who has voted (never what), for the screens.
+    ``voters``: the open bag's voters by decision, if already read (``table_reads``)."""
     state = load_state(table)
-    voters = _bag_voters(table, Bag.Status.OPEN)
+    if voters is None:
+        voters = _bag_voters(table, Bag.Status.OPEN)
     if not voters:
         return state
     (decision, names), = voters.items()

@@ -21,6 +21,7 @@ from facilitator.errors import ServiceError
 from facilitator.log import engine_of, load_view_state
 from facilitator.models import Bag, ClassSession, Seat, Table
 from facilitator.services import hash_token, timer_left
+from facilitator.table_reads import TableReads, read_tables
 from games.core import PUBLIC
 
 
@@ -67,10 +68,12 @@ def session_info(session: ClassSession) -> dict[str, Any]:
     }
 
 
-def _roster(table: Table, seats: list[Seat] | None = None) -> list[dict[str, Any]]:
+def _roster(table: Table, seats: list[Seat] | None = None, here: set[int] | None = None
+            ) -> list[dict[str, Any]]:
     seats = list(table.seats.order_by("position")) if seats is None else seats
     partners = {s.shares_id: s.nickname for s in seats if s.shares_id}
-    here = presence.online(s.pk for s in seats if not s.is_bot)
+    if here is None:
+        here = presence.online(s.pk for s in seats if not s.is_bot)
     return [{"seat": s.pk, "name": s.player_name, "nickname": s.nickname, "bot": s.is_bot,
              "removed": s.removed, "connected": s.pk in here or s.is_bot,
              "partner": partners.get(s.pk)}
@@ -87,11 +90,16 @@ def open_bag_info(table: Table) -> dict[str, str]:
     return {"reopened": bag.reopened, "bag": bags.generation(bag)}
 
 
-def table_public(table: Table, state: Any = None) -> dict[str, Any]:
-    state = load_view_state(table) if state is None else state
+def table_public(table: Table, state: Any = None, reads: TableReads | None = None
+                 ) -> dict[str, Any]:
+    """One table for the projector; ``reads``: its seats, presence and open bag, if read."""
+    if reads is None:
+        reads = read_tables(table=table)
+    if state is None:
+        state = load_view_state(table, reads.voter_names(table))
     return {**table.session.lesson.table_info(table, state), "number": table.number,
-            "seats": _roster(table), "game": engine_of(table).view(state, PUBLIC),
-            **open_bag_info(table)}
+            "seats": _roster(table, reads.roster_seats(table), reads.online),
+            "game": engine_of(table).view(state, PUBLIC), **reads.bag_info(table)}
 
 
 def projector_view(session: ClassSession) -> dict[str, Any]:
@@ -101,7 +109,10 @@ def projector_view(session: ClassSession) -> dict[str, Any]:
         here = presence.online(s.pk for s in seats)
         view["lobby"] = [{"seat": s.pk, "nickname": s.nickname, "connected": s.pk in here}
                          for s in seats]
-    view["tables"] = [table_public(t) for t in session.tables.order_by("number")]
+        view["tables"] = [table_public(t) for t in session.tables.order_by("number")]
+        return view
+    reads = read_tables(session=session)  # every table's reads in four statements
+    view["tables"] = [table_public(t, reads=reads) for t in reads.tables]
     return view
 
 
@@ -128,12 +139,13 @@ def _seat_view(seat: Seat) -> dict[str, Any]:
         return view
     table = playing.table
     assert table is not None
-    state = load_view_state(table)
+    reads = read_tables(table=table)  # its seats, presence and open bag: three statements
+    state = load_view_state(table, reads.voter_names(table))
     engine = engine_of(table)
     view["seat"]["table"] = table.number
-    seats = list(table.seats.order_by("position"))  # read once: the roster and the team
-    view["table"] = {"number": table.number, "seats": _roster(table, seats),
-                     **open_bag_info(table)}
+    seats = reads.roster_seats(table)  # read once: the roster and the team
+    view["table"] = {"number": table.number, "seats": _roster(table, seats, reads.online),
+                     **reads.bag_info(table)}
     team = parties.members(seats, seat.player_name) if seat.shares_id is None else []
     if len(team) > 1:  # a team: its members, and who is captain this round
         captain = parties.captain(team, session.round)
