@@ -266,6 +266,11 @@ async def run_burst(voters: list[Voter], burst: Burst, *, spread: float, timeout
     while not burst.complete() and time.perf_counter() < deadline:
         await asyncio.sleep(0.01)
     elapsed = time.perf_counter() - burst.started
+    # A count may reach the observer before the last voter's own answer: wait (bounded) for
+    # every voter's answer too, so none is left out of the answer times.
+    while (any(v.answered_at is None and v.error is None for v in voters)
+           and time.perf_counter() < deadline):
+        await asyncio.sleep(0.01)
 
     latencies: list[float] = []
     sent_by_group: dict[str, list[float]] = {}

@@ -484,8 +484,8 @@ def burst_profilers(cfg: dict[str, Any], pids: list[int], seed: int
     out = Path(cfg["py_spy_burst"])
     out.mkdir(parents=True, exist_ok=True)
     py_spy = os.environ.get("PY_SPY") or shutil.which("py-spy") or "py-spy"
-    spies = [subprocess.Popen([py_spy, "record", "--pid", str(pid), "--threads", "--rate",
-                               "500", "--format", "raw", "--nonblocking",
+    spies = [subprocess.Popen([py_spy, "record", "--pid", str(pid), "--threads", "--gil",
+                               "--rate", "500", "--format", "raw", "--nonblocking",
                                "-o", str(out / f"burst-{i}-{seed}.txt")],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
              for i, pid in enumerate(pids)]
@@ -560,8 +560,9 @@ def parse_args(argv: list[str] | None = None) -> dict[str, Any]:
                         help="profile each daphne with py-spy (collapsed stacks) into DIR; py-spy "
                         "from PATH or $PY_SPY")
     parser.add_argument("--py-spy-burst", metavar="DIR",
-                        help="profile each daphne with py-spy during the bursts only (raw "
-                        "collapsed stacks, one file per server and run) into DIR")
+                        help="profile each daphne with py-spy during the bursts only (the "
+                        "thread holding the GIL: where Python's CPU goes; raw collapsed stacks, "
+                        "one file per server and run) into DIR")
     args = parser.parse_args(argv)
     cfg = dict(SCENARIOS[args.scenario])
     for key in ("lessons", "students", "servers", "layer", "db", "repeat", "spread",
