@@ -14,6 +14,7 @@ import hashlib
 import secrets
 import uuid
 from collections import Counter
+from typing import Any
 
 from django.db import IntegrityError, connection, transaction
 from django.utils.translation import gettext as _
@@ -93,7 +94,17 @@ def generation_of(key_ref: str) -> str:
 
 
 def open_bag(table: Table) -> Bag | None:
+    reads = _kept(table.pk)
+    if reads is not None:  # a screen being rendered that has read the table already
+        found = reads.open_bags.get(table.pk)
+        return None if found is None else found.bag
     return Bag.objects.filter(table=table, status=Bag.Status.OPEN).first()
+
+
+def _kept(table_id: int) -> Any:
+    from facilitator import table_reads  # it reads bags with this module's help
+
+    return table_reads.kept(table_id)
 
 
 def open_bag_voters(table: Table) -> tuple[Bag | None, set[int]]:
@@ -150,6 +161,11 @@ def bag_cast(*, bag: Bag, seat: Seat, index: int, key: bytes, weight: int = 1) -
 
 
 def voter_ids(bag: Bag) -> set[int]:
+    reads = _kept(bag.table_id)
+    if reads is not None:
+        found = reads.open_bags.get(bag.table_id)
+        if found is not None and found.bag.pk == bag.pk:
+            return {seat for seat, _name in found.voters}
     return set(bag.receipts.values_list("seat_id", flat=True))
 
 

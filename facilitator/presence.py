@@ -58,6 +58,11 @@ def online(seat_ids: Iterable[int]) -> set[int]:
     ids = list(seat_ids)
     if not ids:
         return set()
+    from facilitator import table_reads  # reads presence with the tables, for the screens
+
+    kept = table_reads.kept_online(ids)
+    if kept is not None:
+        return kept
     return set(Presence.objects.filter(seat_id__in=ids, sockets__gt=0,
                                        seen_at__gte=now() - EXPIRY)
                .values_list("seat_id", flat=True))

@@ -28,7 +28,7 @@ class Rows(Generic[M]):
             f for f in concrete if fields is None or f.name in fields or f.attname in fields]
         self.attnames = [f.attname for f in self.fields]
         self.table = model._meta.db_table
-        self._converters: dict[str, list[tuple[Any, list[Any]]]] = {}
+        self._converters: dict[str, list[tuple[int, Any, list[Any]]]] = {}
 
     def __len__(self) -> int:
         return len(self.fields)
@@ -38,27 +38,29 @@ class Rows(Generic[M]):
         return ", ".join(f'{alias}."{f.column}"' for f in self.fields)
 
     def _converters_for(self, connection: BaseDatabaseWrapper
-                        ) -> list[tuple[Any, list[Any]]]:
-        """Per column: its expression and the converters the ORM would apply to it."""
+                        ) -> list[tuple[int, Any, list[Any]]]:
+        """The columns that need converting: position, expression, the ORM's converters."""
         found = self._converters.get(connection.alias)
         if found is None:
             found = []
-            for field in self.fields:
+            for i, field in enumerate(self.fields):
                 col = field.get_col(self.table)
-                found.append((col, [*connection.ops.get_db_converters(col),
-                                    *field.get_db_converters(connection)]))
+                converters = [*connection.ops.get_db_converters(col),
+                              *field.get_db_converters(connection)]
+                if converters:
+                    found.append((i, col, converters))
             self._converters[connection.alias] = found
         return found
 
     def load(self, values: tuple[Any, ...] | list[Any], using: str = "default") -> M:
         """An instance from ``values``: one per column, in the order of ``columns``."""
         connection = connections[using]
-        converted = []
-        for (col, converters), value in zip(self._converters_for(connection), values,
-                                            strict=True):
+        converted = list(values)
+        for i, col, converters in self._converters_for(connection):
+            value = converted[i]
             for convert in converters:
                 value = convert(value, col, connection)
-            converted.append(value)
+            converted[i] = value
         return self.model.from_db(using, self.attnames, converted)
 
     def prep(self, name: str, value: Any, using: str = "default") -> Any:

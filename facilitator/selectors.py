@@ -21,7 +21,7 @@ from facilitator.errors import ServiceError
 from facilitator.log import engine_of, load_view_state
 from facilitator.models import Bag, ClassSession, Seat, Table
 from facilitator.services import hash_token, timer_left
-from facilitator.table_reads import TableReads, read_tables
+from facilitator.table_reads import TableReads, read_seat, read_tables
 from games.core import PUBLIC
 
 
@@ -119,14 +119,17 @@ def projector_view(session: ClassSession) -> dict[str, Any]:
 def held_seat_view(seat: Seat, token_hash: str) -> dict[str, Any] | None:
     """A socket's phone view, or ``None`` if its token (``token_hash``) no longer holds the
     seat: the seat was removed, or given to a new phone (its token changed)."""
-    fresh = Seat.objects.select_related("session", "table", "shares").get(pk=seat.pk)
-    if fresh.removed or fresh.token_hash != token_hash:
+    fresh = read_seat(seat.pk)
+    if fresh is None or fresh.removed or fresh.token_hash != token_hash:
         return None
     return _seat_view(fresh)
 
 
 def seat_view(seat: Seat) -> dict[str, Any]:
-    return _seat_view(Seat.objects.select_related("session", "table", "shares").get(pk=seat.pk))
+    fresh = read_seat(seat.pk)
+    if fresh is None:
+        raise Seat.DoesNotExist(seat.pk)
+    return _seat_view(fresh)
 
 
 def _seat_view(seat: Seat) -> dict[str, Any]:

@@ -5,13 +5,22 @@ ORM queries per table (18 for four tables; building them was most of the view's 
 docs/performance.md). ``TableReads`` reads them for the whole lesson (or one table) at once:
 the tables with their snapshots, their seats, which seats are online, and each open bag with
 the seats whose token is in it. Read-only, for the selectors; it never sees a sealed ballot.
+
+Within ``screen_reads()`` (one screen being rendered, which writes nothing) those reads are
+kept: ``table_seats``, ``bags.open_bag``, ``bags.voter_ids`` and ``presence.online`` answer
+from them, and a module may keep its own reads with ``remembered``. Outside it every call
+reads the database, as services must.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any, TypeVar
 
 from django.db import connection
 
@@ -22,15 +31,61 @@ from facilitator.rows import Rows
 
 TABLE = Rows(Table)
 SEAT = Rows(Seat)
+BAG = Rows(Bag)
 OPEN = Bag.Status.OPEN.value
+_BAG_TABLE = BAG.attnames.index("table_id")
+T = TypeVar("T")
+_scope: ContextVar[dict[Hashable, Any] | None] = ContextVar("screen_reads", default=None)
+
+
+@contextmanager
+def screen_reads() -> Iterator[None]:
+    """Render one screen: what it reads of the tables is read once (see the module)."""
+    token = _scope.set({}) if _scope.get() is None else None
+    try:
+        yield
+    finally:
+        if token is not None:
+            _scope.reset(token)
+
+
+def remembered(key: Hashable, read: Callable[[], T]) -> T:
+    """``read()``, once per screen being rendered (every time outside ``screen_reads``)."""
+    memo = _scope.get()
+    if memo is None:
+        return read()
+    if key not in memo:
+        memo[key] = read()
+    return memo[key]  # type: ignore[no-any-return]
+
+
+def kept(table_id: int) -> TableReads | None:
+    """The reads of table ``table_id`` kept for the screen being rendered, if any."""
+    memo = _scope.get()
+    return None if memo is None else memo.get(("table", table_id))
+
+
+def kept_online(seat_ids: list[int]) -> set[int] | None:
+    """Which of ``seat_ids`` are online, if every one is a seat of a table already read."""
+    memo = _scope.get()
+    if memo is None or not seat_ids:
+        return None
+    known: set[int] = memo.get("seats", set())
+    if not known.issuperset(seat_ids):
+        return None
+    online: set[int] = memo.get("online", set())
+    return online.intersection(seat_ids)
 
 
 @dataclass
 class OpenBag:
-    decision: str
-    reopened: str
+    bag: Bag
     generation: str
     voters: list[tuple[int, str]] = field(default_factory=list)  # (seat id, player), by seat
+
+    @property
+    def decision(self) -> str:
+        return self.bag.decision
 
 
 @dataclass
@@ -55,7 +110,29 @@ class TableReads:
     def bag_info(self, table: Table) -> dict[str, str]:
         bag = self.open_bags.get(table.pk)
         return {"reopened": "", "bag": ""} if bag is None else {
-            "reopened": bag.reopened, "bag": bag.generation}
+            "reopened": bag.bag.reopened, "bag": bag.generation}
+
+
+SESSION = Rows(ClassSession)
+_SEAT_SQL = (f"SELECT {SEAT.columns('x')}, {SESSION.columns('s')}, {TABLE.columns('t')} "
+             f"FROM {SEAT.table} x JOIN {SESSION.table} s ON s.id = x.session_id "
+             f"LEFT JOIN {TABLE.table} t ON t.id = x.table_id WHERE x.id = %s")
+
+
+def read_seat(seat_id: int) -> Seat | None:
+    """A seat with its session and its table (if it has one): one fixed statement."""
+    with connection.cursor() as cursor:
+        cursor.execute(_SEAT_SQL, [seat_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    seat = SEAT.load(row[:len(SEAT)])
+    seat.session = SESSION.load(row[len(SEAT):len(SEAT) + len(SESSION)])
+    if seat.table_id is not None:
+        table = TABLE.load(row[len(SEAT) + len(SESSION):])
+        table.session = seat.session
+        seat.table = table
+    return seat
 
 
 def _where(session: ClassSession | None, table: Table | None) -> tuple[str, int]:
@@ -85,6 +162,9 @@ def read_tables(*, session: ClassSession | None = None, table: Table | None = No
         for row in cursor.fetchall():
             seat = SEAT.load(row)
             seat.table = by_id[seat.table_id]
+            if seat.session_id == seat.table.session_id and "session" in \
+                    seat.table._state.fields_cache:
+                seat.session = seat.table.session  # the table's, read already
             seats[seat.table_id].append(seat)
         for group in seats.values():
             group.sort(key=lambda s: (s.position or 0, s.joined_at, s.pk))
@@ -94,25 +174,39 @@ def read_tables(*, session: ClassSession | None = None, table: Table | None = No
                        f"WHERE {where} AND p.sockets > 0 AND p.seen_at >= %s",
                        [key, _seen_since()])
         online = {row[0] for row in cursor.fetchall()}
-        cursor.execute(f"SELECT b.table_id, b.decision, b.reopened, b.key_ref, r.seat_id, "
-                       f"v.player_name, v.position "
+        cursor.execute(f"SELECT {BAG.columns('b')}, r.seat_id, v.player_name, v.position "
                        f"FROM {Bag._meta.db_table} b JOIN {TABLE.table} t ON t.id = b.table_id "
                        f"LEFT JOIN {BallotReceipt._meta.db_table} r ON r.bag_id = b.id "
                        f"LEFT JOIN {SEAT.table} v ON v.id = r.seat_id "
                        f"WHERE {where} AND b.status = %s", [key, OPEN])
         open_bags: dict[int, OpenBag] = {}
         order: dict[int, int] = {}
-        for table_id, decision, reopened, key_ref, seat_id, name, position in cursor.fetchall():
-            bag = open_bags.get(table_id)
+        for row in cursor.fetchall():
+            seat_id, name, position = row[len(BAG):]
+            bag = open_bags.get(row[_BAG_TABLE])
             if bag is None:
-                bag = open_bags[table_id] = OpenBag(decision, reopened,
-                                                    bags.generation_of(key_ref))
+                found = BAG.load(row[:len(BAG)])
+                found.table = by_id[found.table_id]
+                bag = open_bags[found.table_id] = OpenBag(found, bags.generation(found))
             if seat_id is not None:
                 bag.voters.append((seat_id, name))
                 order[seat_id] = position or 0
     for bag in open_bags.values():  # listed by seat, never in the order of casting
         bag.voters.sort(key=lambda v: (order[v[0]], v[0]))
-    return TableReads(tables, dict(seats), online, open_bags)
+    reads = TableReads(tables, dict(seats), online, open_bags)
+    _keep(reads)
+    return reads
+
+
+def _keep(reads: TableReads) -> None:
+    memo = _scope.get()
+    if memo is None:
+        return
+    for table in reads.tables:
+        memo[("table", table.pk)] = reads
+    memo.setdefault("seats", set()).update(s.pk for group in reads.seats.values()
+                                           for s in group)
+    memo.setdefault("online", set()).update(reads.online)
 
 
 def _seen_since() -> datetime:

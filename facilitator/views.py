@@ -18,7 +18,16 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from facilitator import lessons, messages, network, presence, ratelimit, selectors, services
+from facilitator import (
+    lessons,
+    messages,
+    network,
+    presence,
+    ratelimit,
+    selectors,
+    services,
+    table_reads,
+)
 from facilitator.consumers import SEAT_COOKIE
 from facilitator.errors import ServiceError
 from facilitator.forms import JoinForm, TeacherLoginForm, lesson_form
@@ -130,7 +139,8 @@ def play(request: HttpRequest, error: ServiceError | None = None) -> HttpRespons
     if seat is None:
         return redirect("join")
     get_token(request)  # the CSRF cookie, for forms the websocket pushes later
-    with translation.override(phone_language(request.COOKIES, seat.session.language)):
+    with translation.override(phone_language(request.COOKIES, seat.session.language)), \
+            table_reads.screen_reads():
         view = selectors.seat_view(seat)  # in the language too: it names the lesson
         context = {**phone_context(view), "error": error.message if error else None}
         return render(request, "play/phone.html", context, status=error.status if error else 200)
@@ -220,7 +230,7 @@ def lesson_new(request: HttpRequest) -> HttpResponse:
 def console(request: HttpRequest, session_id: int) -> HttpResponse:
     session = _owned(request, session_id)
     get_token(request)  # the CSRF cookie, for forms the websocket pushes later
-    with translation.override(session.language):
+    with translation.override(session.language), table_reads.screen_reads():
         view = selectors.projector_view(session)  # in the language too: it names the lesson
         context = projector_context(view, join_url=join_url(request, session.join_code))
         return render(request, "facilitator/console.html", context)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import connection
 from django.utils.translation import gettext as _
 
-from facilitator import parties
+from facilitator import parties, table_reads
 from facilitator.errors import ServiceError
 from facilitator.models import ClassSession, Seat, Table
 from facilitator.rows import Rows
@@ -53,12 +53,18 @@ def _seats_of(table: Table) -> list[Seat]:
         seats = [SEAT.load(row) for row in cursor.fetchall()]
     for seat in seats:
         seat.table = table
+        if seat.session_id == table.session_id:
+            seat.session = table.session  # read with the table
     # As `table.seats.all()` sorted by position: the model's order (joined_at) breaks ties.
     return sorted(seats, key=lambda s: (s.position or 0, s.joined_at, s.pk))
 
 
 def table_seats(table: Table) -> list[Seat]:
-    """The table's seats, read once per service call (they do not change within one)."""
+    """The table's seats, read once per service call (they do not change within one); on a
+    screen being rendered, those it has read already (``table_reads``)."""
+    reads = table_reads.kept(table.pk)
+    if reads is not None:
+        return list(reads.roster_seats(table))
     return sorted(table.seats.all(), key=lambda s: s.position or 0)
 
 

@@ -20,10 +20,11 @@ from typing import Any
 from django.core.cache import cache
 from django.db.models import Count
 
+from facilitator import bags as platform_bags
 from facilitator import parties
 from facilitator.lessons.austerity import modes, script
 from facilitator.log import engine_of, record_actions
-from facilitator.models import Bag, BallotReceipt, ClassSession, Seat, Table, TableAction
+from facilitator.models import Bag, ClassSession, Seat, Table, TableAction
 from facilitator.services import table_seats
 from games.austerity import data
 from games.core import PUBLIC
@@ -149,9 +150,8 @@ def table_facts(table: Table) -> dict[str, Any]:
 def seat_facts(session: ClassSession, seat: Seat, table: Table) -> dict[str, Any]:
     """One phone: its table's facts, and whether its token is in the open bag (so a
     reloaded phone shows that, not the ballot again)."""
-    open_bag = table.bags.filter(status=Bag.Status.OPEN).first()
-    voted = open_bag is not None and BallotReceipt.objects.filter(bag=open_bag,
-                                                                  seat=seat).exists()
+    open_bag = platform_bags.open_bag(table)  # read once per screen (table_reads)
+    voted = open_bag is not None and seat.pk in platform_bags.voter_ids(open_bag)
     return {"screens": table_facts(table),
             "can": {"voted": voted,
                     "vote": open_bag.decision if open_bag is not None and not voted else None}}
