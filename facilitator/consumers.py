@@ -30,6 +30,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from autobahn.exception import Disconnected
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.conf import settings
@@ -41,7 +42,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from pydantic import TypeAdapter, ValidationError
 
-from facilitator import broadcast, messages, presence, selectors, services
+from facilitator import broadcast, messages, presence, selectors, services, table_reads
 from facilitator.errors import ServiceError
 from facilitator.language import phone_language
 from facilitator.lessons import lesson_for
@@ -114,6 +115,17 @@ class LessonConsumer(AsyncJsonWebsocketConsumer):
     language = "en"
     audience = "phone"  # whose render thread (see render_executor)
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch without its hop to the database thread before every message
+        (``aclose_old_connections``: a ballot, every count sent to a projector, every
+        presence frame queued there). Every database call of these consumers goes through
+        ``database_sync_to_async``, which closes old connections before and after it, in the
+        thread that holds them."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None
                       ) -> None:
         with translation.override(self.language):
@@ -143,6 +155,8 @@ class LessonConsumer(AsyncJsonWebsocketConsumer):
             try:
                 result = await broadcast.deliver_after(
                     lambda: database_sync_to_async(self.act)(message))
+                if self.rendering():
+                    self.stale = True  # the screen under way may predate this action
             except ServiceError as exc:
                 await self.send_json({**exc.as_frame(), "id": message.id})
                 await self.send_view()
@@ -185,15 +199,67 @@ class LessonConsumer(AsyncJsonWebsocketConsumer):
 
     def _render_then_tidy(self) -> dict[str, Any]:
         try:
-            return self.render()
+            with table_reads.screen_reads():  # the tables read once for this screen
+                return self.render()
         finally:
             close_old_connections()  # in the render's own context (the wrapper's may differ)
 
+    # Views are rendered in the background, one at a time, and coalesced: a refresh that
+    # arrives during a render makes one more render, not one each, and the socket's next
+    # message (a ballot) is handled at once instead of waiting for its screen to be rendered
+    # (performance, docs/performance.md). An action handled while a render is under way asks
+    # for one more, so the last screen sent shows the action. A view rendered just before a
+    # ballot may arrive after that ballot's count: the page keeps the higher count
+    # (static/js/live.js). The console renders at most ``RENDERS_PER_SECOND`` a second: the
+    # counts of a class voting at once make one render for several tables (each count's
+    # "8 of 8" goes out at once as a progress frame; only the screen it changes waits).
+    views: asyncio.Future[None] | None = None
+    stale = False
+    RENDERS_PER_SECOND: float | None = None
+    last_render = 0.0
+
+    def request_view(self) -> asyncio.Future[None]:
+        self.stale = True
+        if self.views is None or self.views.done():
+            self.views = asyncio.ensure_future(self._render_while_stale())
+            self.views.add_done_callback(self._views_done)
+        return self.views
+
+    async def _render_while_stale(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self.stale and not getattr(self, "closing", False):
+            if self.RENDERS_PER_SECOND:
+                wait = self.last_render + 1 / self.RENDERS_PER_SECOND - loop.time()
+                if wait > 0:
+                    await asyncio.sleep(wait)  # refreshes asked for meanwhile join this one
+            self.stale = False
+            self.last_render = loop.time()
+            await self.deliver_view(await self.render_async())
+
+    async def deliver_view(self, frame: dict[str, Any]) -> None:
+        await self.send_json(frame)
+
+    def _views_done(self, task: asyncio.Future[None]) -> None:
+        if task.cancelled() or task.exception() is None:
+            return
+        # As when a render fails in the consumer itself: close the socket (the page
+        # reconnects and asks for a fresh view), and say why in the server's log.
+        logger.error("a socket's view failed", exc_info=task.exception())
+        self.closer = asyncio.ensure_future(self.close(code=1011))
+
+    def rendering(self) -> bool:
+        return self.views is not None and not self.views.done()
+
     async def send_view(self) -> None:
-        await self.send_json(await self.render_async())
+        """A fresh view, after any view being rendered (callers that answer after it)."""
+        await asyncio.shield(self.request_view())
 
     async def lesson_refresh(self, event: dict[str, Any]) -> None:
-        await self.send_view()
+        self.request_view()
+
+    def stop_views(self) -> None:
+        if self.views is not None:
+            self.views.cancel()
 
     async def layer_lost(self, event: dict[str, Any]) -> None:
         """This process lost Redis (``facilitator.channel_layer``): messages may have been
@@ -241,6 +307,7 @@ class SeatConsumer(LessonConsumer):
         await self.tell_console()
 
     async def disconnect(self, code: int) -> None:
+        self.stop_views()
         seat = getattr(self, "seat", None)
         if seat is not None:
             await self.channel_layer.group_discard(broadcast.seat_group(seat.pk),
@@ -265,8 +332,7 @@ class SeatConsumer(LessonConsumer):
         # the seat (see render).
         return messages.seat_act(self.seat.pk, self.lesson, message, token_hash=self.token_hash)
 
-    async def send_view(self) -> None:
-        frame = await self.render_async()  # in the render thread (see render_executor)
+    async def deliver_view(self, frame: dict[str, Any]) -> None:
         await self.send_json(frame)
         if frame["type"] == "removed":
             self.closing = True
@@ -331,8 +397,7 @@ class TeacherConsumer(LessonConsumer):
         if session is not None:
             await self.channel_layer.group_discard(broadcast.projector_group(session.pk),
                                                    self.channel_name)
-        if self.views is not None:
-            self.views.cancel()
+        self.stop_views()
 
     # An open console drives the lesson only while its login lasts: the login is checked
     # again before every action and every view; once it is gone the action is refused and
@@ -347,47 +412,14 @@ class TeacherConsumer(LessonConsumer):
         messages.teacher_act(self.session, message)
         return None
 
-    # The console's views are rendered in the background, one at a time, and coalesced.
-    # Performance (docs/performance.md): a console re-renders its whole lesson whenever a bag
-    # is counted at one of its tables; awaited in the consumer, every vote count ("5 of 8 have
-    # voted") queued behind those renders, seconds behind the ballots in the school benchmark.
-    # Now counts go out at once, and refreshes that arrive during a render make one more
-    # render, not one each. A view rendered just before a ballot may arrive after that
-    # ballot's count: the page keeps the higher count (static/js/live.js).
-    views: asyncio.Future[None] | None = None
-    stale = False
+    RENDERS_PER_SECOND = 10
 
-    def request_view(self) -> asyncio.Future[None]:
-        self.stale = True
-        if self.views is None or self.views.done():
-            self.views = asyncio.ensure_future(self._render_while_stale())
-            self.views.add_done_callback(self._views_done)
-        return self.views
-
-    async def _render_while_stale(self) -> None:
-        while self.stale:
-            self.stale = False
-            frame = await self.render_async()
-            if frame["type"] == "logged_out":
-                self.closing = True
-                await self.close(code=4403)
-                return
-            await self.send_json(frame)
-
-    def _views_done(self, task: asyncio.Future[None]) -> None:
-        if task.cancelled() or task.exception() is None:
+    async def deliver_view(self, frame: dict[str, Any]) -> None:
+        if frame["type"] == "logged_out":
+            self.closing = True
+            await self.close(code=4403)
             return
-        # As when a render fails in the consumer itself: close the socket (the page
-        # reconnects and asks for a fresh view), and say why in the server's log.
-        logger.error("the console's view failed", exc_info=task.exception())
-        self.closer = asyncio.ensure_future(self.close(code=1011))
-
-    async def send_view(self) -> None:
-        """A fresh view, after any view being rendered (callers that answer after it)."""
-        await asyncio.shield(self.request_view())
-
-    async def lesson_refresh(self, event: dict[str, Any]) -> None:
-        self.request_view()
+        await self.send_json(frame)
 
     def render(self) -> dict[str, Any]:
         if not self.logged_in():

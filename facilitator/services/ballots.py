@@ -137,11 +137,12 @@ def _ballot(seat_id: int, kind: Any, decision: Any, option: Any, expected: str |
         return None, True
     bags.bag_cast(bag=bag, seat=seat, index=index, key=key, weight=bags.weight_of(bag, seat))
     voted = voted | {seat.pk}  # the bag's voters, read under the table's lock, and this one
+    progress = {"voted": len(voted), "of": voters(seats)}
+    # The projectors' count goes out at once, the last ballot's too: the screen a count
+    # changes follows when it has been rendered.
+    broadcast.progress(session.pk, table.number, {"what": "vote", "decision": decision,
+                                                  "bag": bags.generation(bag), **progress})
     if not everyone_voted(seats, voted):
-        progress = {"voted": len(voted), "of": voters(seats)}
-        broadcast.progress(session.pk, table.number, {"what": "vote", "decision": decision,
-                                                      "bag": bags.generation(bag),
-                                                      **progress})
         return progress, False
     state = table_settle(table, session, last_step(session), load_state(table), seats)
     broadcast.refresh(session.pk, lesson.after_count(state, seats))
