@@ -288,11 +288,15 @@ class SeatConsumer(LessonConsumer):
 
     async def connect(self) -> None:
         token = self.scope.get("cookies", {}).get(SEAT_COOKIE)
-        seat = await database_sync_to_async(selectors.seat_for_token)(token)
+        seat = await database_sync_to_async(self.arrive)(token)  # one database hop
         if seat is None:
             await self.close(code=4403)
             return
-        self.seat = seat
+        self.present = True  # counted in presence (see arrive); disconnect uncounts it
+        presence.socket_opened()
+        # Kept for the socket's life: the seat's ids only (not its table and snapshot), so a
+        # connected phone costs the server little memory; every render reads the seat again.
+        self.seat = Seat(id=seat.pk, session_id=seat.session_id, token_hash=seat.token_hash)
         self.token_hash = seat.token_hash
         self.lesson = lesson_for(seat.session.game)
         self.adapter = messages.seat_messages(self.lesson)
@@ -300,11 +304,16 @@ class SeatConsumer(LessonConsumer):
         self.language = phone_language(self.scope.get("cookies", {}), seat.session.language)
         await self.channel_layer.group_add(broadcast.seat_group(seat.pk), self.channel_name)
         await self.accept()
-        await database_sync_to_async(presence.presence_join)(seat_id=seat.pk)
-        self.present = True
-        presence.socket_opened()
         await self.send_view()
         await self.tell_console()
+
+    @staticmethod
+    def arrive(token: str | None) -> Seat | None:
+        """The seat the token holds, counted in presence (one more socket for it)."""
+        seat = selectors.seat_for_token(token)
+        if seat is not None:
+            presence.presence_join(seat_id=seat.pk)
+        return seat
 
     async def disconnect(self, code: int) -> None:
         self.stop_views()

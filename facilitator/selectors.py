@@ -21,7 +21,7 @@ from facilitator.errors import ServiceError
 from facilitator.log import engine_of, load_view_state
 from facilitator.models import Bag, ClassSession, Seat, Table
 from facilitator.services import hash_token, timer_left
-from facilitator.table_reads import TableReads, read_seat, read_tables
+from facilitator.table_reads import TableReads, read_seat, read_seat_by_token, read_tables
 from games.core import PUBLIC
 
 
@@ -43,8 +43,7 @@ def session_for_teacher(user: AbstractBaseUser, session_id: Any) -> ClassSession
 def seat_for_token(token: str | None) -> Seat | None:
     if not token or len(token) > 200:
         return None
-    return (Seat.objects.select_related("session", "table")
-            .filter(token_hash=hash_token(token), removed=False).first())
+    return read_seat_by_token(hash_token(token))
 
 
 def seat_for_claim(token: str | None) -> Seat | None:

@@ -116,13 +116,22 @@ class TableReads:
 SESSION = Rows(ClassSession)
 _SEAT_SQL = (f"SELECT {SEAT.columns('x')}, {SESSION.columns('s')}, {TABLE.columns('t')} "
              f"FROM {SEAT.table} x JOIN {SESSION.table} s ON s.id = x.session_id "
-             f"LEFT JOIN {TABLE.table} t ON t.id = x.table_id WHERE x.id = %s")
+             f"LEFT JOIN {TABLE.table} t ON t.id = x.table_id WHERE ")
 
 
 def read_seat(seat_id: int) -> Seat | None:
     """A seat with its session and its table (if it has one): one fixed statement."""
+    return _seat_where("x.id = %s", seat_id)
+
+
+def read_seat_by_token(token_hash: str) -> Seat | None:
+    """The seat (not removed) that this token's hash holds, read as ``read_seat``."""
+    return _seat_where("x.token_hash = %s AND NOT x.removed", token_hash)
+
+
+def _seat_where(where: str, key: Any) -> Seat | None:
     with connection.cursor() as cursor:
-        cursor.execute(_SEAT_SQL, [seat_id])
+        cursor.execute(_SEAT_SQL + where, [key])
         row = cursor.fetchone()
     if row is None:
         return None
