@@ -175,14 +175,15 @@ def voter_names(bag: Bag) -> list[str]:
                 .values_list("seat__player_name", flat=True))
 
 
-def bag_count(*, bag: Bag, key: bytes, step: TeacherStep | None) -> dict[str, int]:
+def bag_count(*, bag: Bag, key: bytes, step: TeacherStep | None,
+              receipts: int | None = None) -> dict[str, int]:
     """Empty the bag: the tally of its sealed ballots (one per receipt; in a weighted ballot,
     each option's sum of weights), then nothing sealed remains and the key is destroyed once
-    the transaction commits."""
+    the transaction commits. ``receipts``: how many the caller read under the table's lock."""
     # Read in the order of the sealed bytes (random), and the tally keyed in the options'
     # order: the storage's order of casting must not reach the published tally.
     sealed = sorted(bytes(s) for s in bag.sealed.values_list("sealed", flat=True))
-    if len(sealed) != bag.receipts.count():
+    if len(sealed) != (bag.receipts.count() if receipts is None else receipts):
         raise ServiceError("broken_bag", _("This bag's ballots do not match its receipts."),
                            status=500)
     counted: Counter[str] = Counter()

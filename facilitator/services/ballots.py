@@ -18,7 +18,7 @@ from facilitator import bags, broadcast, parties
 from facilitator.errors import ServiceError
 from facilitator.lessons.base import Ballot
 from facilitator.log import apply_action, ballots, engine_error, engine_of, load_state
-from facilitator.models import Bag, Table, TableAction, TeacherStep
+from facilitator.models import Bag, Seat, Table, TableAction, TeacherStep
 from facilitator.services.sessions import last_step
 from facilitator.services.settle import everyone_voted, table_settle, voters
 from facilitator.services.turns import seat_turn
@@ -39,22 +39,32 @@ def vote_open(table: Table, ballot: Ballot, step: TeacherStep) -> Bag:
 
 
 def vote_close(table: Table, state: Any, decision: str, step: TeacherStep | None,
-               actor: str) -> Any:
+               actor: str, *, bag: Bag | None = None, voted: set[int] | None = None,
+               seats: list[Seat] | None = None) -> Any:
     """Empty the bag of ``decision``: the engine meets its receipts and its count (absentees
-    abstain). The sealed ballots and the key are gone afterwards."""
-    bag = bags.open_bag(table)
-    if bag is None or bag.decision != decision:
+    abstain). The sealed ballots and the key are gone afterwards. ``bag``, ``voted`` (its
+    voters' seat ids) and ``seats`` (the table's): as the caller read them under the table's
+    lock, so they are not read again."""
+    if bag is None:
+        bag = bags.open_bag(table)
+    if bag is None or bag.decision != decision or bag.status != Bag.Status.OPEN:
         raise ServiceError("vote_closed", _("This vote is not open."), status=409)
     key = bags.bag_key(bag)
     if key is None:
         raise bags.key_unreachable()
     engine, lesson = engine_of(table), table.session.lesson
-    names = bags.voter_names(bag)
+    if voted is not None and seats is not None:
+        # who voted, by seat (as bags.voter_names lists them)
+        names = [s.player_name for s in sorted(seats, key=lambda s: (s.position or 0, s.pk))
+                 if s.pk in voted]
+    else:
+        names = bags.voter_names(bag)
     try:
         state, _e = engine.replay_actions(state, ballots(lesson, decision, names))
     except InvalidAction as exc:
         raise engine_error(exc) from None
-    tally = bags.bag_count(bag=bag, key=key, step=step)
+    tally = bags.bag_count(bag=bag, key=key, step=step,
+                           receipts=len(voted) if voted is not None else None)
     result: dict[str, Any] = {"tally": tally}
     if bag.weights or len(names) < OUTCOME_ONLY_BELOW:
         try:
@@ -144,6 +154,7 @@ def _ballot(seat_id: int, kind: Any, decision: Any, option: Any, expected: str |
                                                   "bag": bags.generation(bag), **progress})
     if not everyone_voted(seats, voted):
         return progress, False
-    state = table_settle(table, session, last_step(session), load_state(table), seats)
+    state = table_settle(table, session, last_step(session), load_state(table), seats,
+                         filled=(bag, voted))
     broadcast.refresh(session.pk, lesson.after_count(state, seats))
     return None, False

@@ -18,8 +18,11 @@ BOT_VOTE_NOISE = 0.25
 
 
 def table_settle(table: Table, session: ClassSession, step: TeacherStep | None,
-                 state: Any = None, seats: list[Seat] | None = None) -> Any:
-    """Let bots make every decision now due, count a full bag, and save the snapshot."""
+                 state: Any = None, seats: list[Seat] | None = None, *,
+                 filled: tuple[Bag, set[int]] | None = None) -> Any:
+    """Let bots make every decision now due, count a full bag, and save the snapshot.
+    ``filled``: the open bag and its voters, as the caller read them under the table's lock
+    (a ballot that filled the bag), so they are not read again."""
     from facilitator.services.ballots import vote_close
 
     lesson = session.lesson
@@ -28,8 +31,14 @@ def table_settle(table: Table, session: ClassSession, step: TeacherStep | None,
     bots = [s for s in seats if s.is_bot]
     for _round in range(64):  # bounded: each pass makes at least one decision
         acted = False
-        bag = bags.open_bag(table) if lesson.ballot_for(session, state) is not None else None
-        voted = bags.voter_ids(bag) if bag is not None else set()
+        hint, filled = filled, None  # true of the first pass only: bots may vote after it
+        if lesson.ballot_for(session, state) is None:
+            bag, voted = None, set()
+        elif hint is not None:
+            bag, voted = hint[0], set(hint[1])
+        else:
+            bag = bags.open_bag(table)
+            voted = bags.voter_ids(bag) if bag is not None else set()
         groups = parties.parties(seats)
         for seat in bots:
             group = groups.get(seat.player_name, [seat])
@@ -50,7 +59,8 @@ def table_settle(table: Table, session: ClassSession, step: TeacherStep | None,
             state, _e = apply_action(table, state, action, actor=Actor.BOT, seat=seat,
                                      step=step)
         if bag is not None and everyone_voted(seats, voted):
-            state = vote_close(table, state, bag.decision, step, Actor.TEACHER)
+            state = vote_close(table, state, bag.decision, step, Actor.TEACHER, bag=bag,
+                               voted=voted, seats=seats)
             acted = True
         automatic = lesson.automatic_action(seats, state)
         if automatic is not None:

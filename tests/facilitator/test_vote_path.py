@@ -245,3 +245,26 @@ async def test_the_console_renders_at_most_ten_screens_a_second() -> None:
     assert len(arrivals) <= 5, arrivals
     for s in (projector, *phones):
         await s.close()
+
+
+@pytest.mark.django_db
+def test_the_ballot_that_fills_the_bag_counts_it_without_reading_the_bag_again() -> None:
+    session = at_the_tax_vote()
+    seats = list(Seat.objects.filter(session=session, table__number=1, is_bot=False)
+                 .order_by("position"))
+    for seat in seats[:-1]:
+        services.ballot_cast(seat_id=seat.pk, kind="tax", option=0, expected=session.stage_id)
+    with CaptureQueriesContext(connection) as queries:
+        assert services.ballot_cast(seat_id=seats[-1].pk, kind="tax", option=1,
+                                    expected=session.stage_id) is None
+    sql = statements(queries)
+    # the ballot's five; the count: the teacher's step, the snapshot, the sealed ballots
+    # (deleted), the bag marked counted, the log and the ledger, the snapshot saved
+    assert len(sql) <= 15, sql
+    reads_bag = [s for s in sql if s.startswith("SELECT") and ("FROM facilitator_bag" in s
+                                                               or 'FROM "facilitator_bag"' in s)]
+    reads_receipts = [s for s in sql if s.startswith("SELECT")
+                      and 'FROM "facilitator_ballotreceipt"' in s]
+    assert len(reads_bag) == 1 and reads_receipts == [], sql  # read once, under the lock
+    assert Bag.objects.get(table=seats[0].table, decision=f"{session.round}:tax").status == \
+        Bag.Status.COUNTED
