@@ -69,7 +69,8 @@ catalogue: install
 
 # Benchmarks (docs/performance.md): engine, PDFs, live lessons (a class; the same class
 # playing Austerity; a school of 1,000 phones on 2 daphne + Redis + PostgreSQL), and oTree side
-# by side (installed on first use into bench/.otree-venv, ~1 min). About 5 minutes on 2 cores.
+# by side (installed on first use into bench/.otree-venv, ~1 min); the memory floor of daphne
+# and Channels per socket. About 6 minutes on 2 cores.
 # Needs PostgreSQL and Redis on 127.0.0.1 (BENCH_DATABASE_URL / REDIS_URL to point elsewhere on
 # loopback). Results: bench/results/*.json.
 .PHONY: bench
@@ -78,6 +79,7 @@ bench: install
 	$(PY) bench/pdf.py --runs 3
 	$(PY) bench/live.py --scenario class
 	$(PY) bench/live.py --scenario austerity
+	$(PY) bench/floor.py
 	$(PY) bench/otree_peer.py --scenario class
 	$(PY) bench/live.py --scenario school
 	$(PY) bench/otree_peer.py --scenario school

@@ -1,6 +1,6 @@
-"""The live benchmark on tiny scenarios: one table of 8 phones, one daphne, in-memory layer,
-playing State in Class's tax vote (``smoke``) or Austerity's budget tax item
-(``austerity-smoke``).
+"""The benchmarks on tiny scenarios. The live one: one table of 8 phones, one daphne,
+in-memory layer, playing State in Class's tax vote (``smoke``) or Austerity's budget tax item
+(``austerity-smoke``); the memory floor (``bench/floor.py``) with 20 sockets.
 
 Runs ``bench/live.py --scenario <scenario>`` as a subprocess (a SQLite file of its own, daphne
 on a loopback port, a few seconds) and checks that every ballot was counted once, nothing
@@ -39,6 +39,7 @@ def run_live(scenario: str, name: str) -> dict[str, Any]:
     assert result["tables_not_counted"] == 0
     assert result["counts_missing_at_projector"] == 0
     assert result["ballot_to_projector_ms"]["n"] == 8
+    assert result["ballot_to_ack_ms"]["n"] == 8  # every voter's own answer, the last one's too
     assert result["cores"] and result["commit"]
     result_path.unlink()
     return result
@@ -53,3 +54,17 @@ def test_live_benchmark_austerity_smoke_counts_every_ballot_once() -> None:
     result = run_live("austerity-smoke", "live-austerity-smoke-test")
     assert result["game"] == "austerity" and result["vote"] == ["y1.budget.taxes"]
     assert result["seating"]["table_sizes"] == [[8]]
+
+
+def test_the_memory_floor_benchmark_measures_both_servers() -> None:
+    result_path = ROOT / "bench" / "results" / "floor-test.json"
+    result_path.unlink(missing_ok=True)
+    done = subprocess.run([sys.executable, "bench/floor.py", "--sockets", "20", "--name",
+                           "floor-test"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, f"{done.stdout}\n{done.stderr}"
+    result = json.loads(result_path.read_text())
+    for server in ("asgi", "channels"):
+        assert result[server]["sockets"] == 20
+        assert result[server]["kib_per_socket"] >= 0
+    result_path.unlink()
