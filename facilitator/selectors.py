@@ -16,10 +16,10 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
-from facilitator import bags, parties, presence
+from facilitator import parties, presence
 from facilitator.errors import ServiceError
 from facilitator.log import engine_of, load_view_state
-from facilitator.models import Bag, ClassSession, Seat, Table
+from facilitator.models import ClassSession, Seat, Table
 from facilitator.services import hash_token, timer_left
 from facilitator.table_reads import TableReads, read_seat, read_seat_by_token, read_tables
 from games.core import PUBLIC
@@ -67,26 +67,13 @@ def session_info(session: ClassSession) -> dict[str, Any]:
     }
 
 
-def _roster(table: Table, seats: list[Seat] | None = None, here: set[int] | None = None
-            ) -> list[dict[str, Any]]:
-    seats = list(table.seats.order_by("position")) if seats is None else seats
+def _roster(seats: list[Seat], here: set[int]) -> list[dict[str, Any]]:
+    """A table's seats for the screens; ``here``: the seats online."""
     partners = {s.shares_id: s.nickname for s in seats if s.shares_id}
-    if here is None:
-        here = presence.online(s.pk for s in seats if not s.is_bot)
     return [{"seat": s.pk, "name": s.player_name, "nickname": s.nickname, "bot": s.is_bot,
              "removed": s.removed, "connected": s.pk in here or s.is_bot,
              "partner": partners.get(s.pk)}
             for s in seats if s.shares_id is None]
-
-
-def open_bag_info(table: Table) -> dict[str, str]:
-    """The open bag, for the screens: why it was emptied and asked again ("undo", "lost",
-    or ""), and its generation (``bags.generation``)."""
-    bag = Bag.objects.filter(table=table, status=Bag.Status.OPEN).only("reopened",
-                                                                       "key_ref").first()
-    if bag is None:
-        return {"reopened": "", "bag": ""}
-    return {"reopened": bag.reopened, "bag": bags.generation(bag)}
 
 
 def table_public(table: Table, state: Any = None, reads: TableReads | None = None
@@ -97,7 +84,7 @@ def table_public(table: Table, state: Any = None, reads: TableReads | None = Non
     if state is None:
         state = load_view_state(table, reads.voter_names(table))
     return {**table.session.lesson.table_info(table, state), "number": table.number,
-            "seats": _roster(table, reads.roster_seats(table), reads.online),
+            "seats": _roster(reads.roster_seats(table), reads.online),
             "game": engine_of(table).view(state, PUBLIC), **reads.bag_info(table)}
 
 
@@ -108,8 +95,6 @@ def projector_view(session: ClassSession) -> dict[str, Any]:
         here = presence.online(s.pk for s in seats)
         view["lobby"] = [{"seat": s.pk, "nickname": s.nickname, "connected": s.pk in here}
                          for s in seats]
-        view["tables"] = [table_public(t) for t in session.tables.order_by("number")]
-        return view
     reads = read_tables(session=session)  # every table's reads in four statements
     view["tables"] = [table_public(t, reads=reads) for t in reads.tables]
     return view
@@ -146,7 +131,7 @@ def _seat_view(seat: Seat) -> dict[str, Any]:
     engine = engine_of(table)
     view["seat"]["table"] = table.number
     seats = reads.roster_seats(table)  # read once: the roster and the team
-    view["table"] = {"number": table.number, "seats": _roster(table, seats, reads.online),
+    view["table"] = {"number": table.number, "seats": _roster(seats, reads.online),
                      **reads.bag_info(table)}
     team = parties.members(seats, seat.player_name) if seat.shares_id is None else []
     if len(team) > 1:  # a team: its members, and who is captain this round

@@ -31,7 +31,8 @@ from facilitator.rows import Rows
 
 TABLE = Rows(Table)
 SEAT = Rows(Seat)
-BAG = Rows(Bag)
+SESSION = Rows(ClassSession)
+BAG = bags.BAG
 OPEN = Bag.Status.OPEN.value
 _BAG_TABLE = BAG.attnames.index("table_id")
 T = TypeVar("T")
@@ -113,7 +114,6 @@ class TableReads:
             "reopened": bag.bag.reopened, "bag": bag.generation}
 
 
-SESSION = Rows(ClassSession)
 _SEAT_SQL = (f"SELECT {SEAT.columns('x')}, {SESSION.columns('s')}, {TABLE.columns('t')} "
              f"FROM {SEAT.table} x JOIN {SESSION.table} s ON s.id = x.session_id "
              f"LEFT JOIN {TABLE.table} t ON t.id = x.table_id WHERE ")
@@ -144,6 +144,36 @@ def _seat_where(where: str, key: Any) -> Seat | None:
     return seat
 
 
+def seat_order(seat: Seat) -> tuple[Any, ...]:
+    """A table's seats in seat order, as ``table.seats.all()`` sorted by position gives them
+    (the model's order, the time of joining, breaks ties)."""
+    return (seat.position or 0, seat.joined_at, seat.pk)
+
+
+def seats_from(rows: list[tuple[Any, ...]], tables: dict[int, Table]) -> dict[int, list[Seat]]:
+    """Rows of ``SEAT.columns`` as each table's seats in seat order, every seat holding its
+    table (and the table's session, where it was read with the table)."""
+    seats: dict[int, list[Seat]] = defaultdict(list)
+    for row in rows:
+        seat = SEAT.load(row)
+        table = tables[seat.table_id]
+        seat.table = table
+        if seat.session_id == table.session_id and "session" in table._state.fields_cache:
+            seat.session = table.session
+        seats[seat.table_id].append(seat)
+    for group in seats.values():
+        group.sort(key=seat_order)
+    return dict(seats)
+
+
+def read_seats(table: Table) -> list[Seat]:
+    """The table's seats in seat order: one fixed statement."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {SEAT.columns('x')} FROM {SEAT.table} x WHERE x.table_id = %s",
+                       [table.pk])
+        return seats_from(cursor.fetchall(), {table.pk: table}).get(table.pk, [])
+
+
 def _where(session: ClassSession | None, table: Table | None) -> tuple[str, int]:
     if table is not None:
         return "t.id = %s", table.pk
@@ -166,17 +196,8 @@ def read_tables(*, session: ClassSession | None = None, table: Table | None = No
             tables = [table]
         cursor.execute(f"SELECT {SEAT.columns('x')} FROM {SEAT.table} x "
                        f"JOIN {TABLE.table} t ON t.id = x.table_id WHERE {where}", [key])
-        seats: dict[int, list[Seat]] = defaultdict(list)
         by_id = {t.pk: t for t in tables}
-        for row in cursor.fetchall():
-            seat = SEAT.load(row)
-            seat.table = by_id[seat.table_id]
-            if seat.session_id == seat.table.session_id and "session" in \
-                    seat.table._state.fields_cache:
-                seat.session = seat.table.session  # the table's, read already
-            seats[seat.table_id].append(seat)
-        for group in seats.values():
-            group.sort(key=lambda s: (s.position or 0, s.joined_at, s.pk))
+        seats = seats_from(cursor.fetchall(), by_id)
         cursor.execute(f"SELECT p.seat_id FROM {Presence._meta.db_table} p "
                        f"JOIN {SEAT.table} x ON x.id = p.seat_id "
                        f"JOIN {TABLE.table} t ON t.id = x.table_id "
@@ -202,7 +223,7 @@ def read_tables(*, session: ClassSession | None = None, table: Table | None = No
                 order[seat_id] = position or 0
     for bag in open_bags.values():  # listed by seat, never in the order of casting
         bag.voters.sort(key=lambda v: (order[v[0]], v[0]))
-    reads = TableReads(tables, dict(seats), online, open_bags)
+    reads = TableReads(tables, seats, online, open_bags)
     _keep(reads)
     return reads
 

@@ -22,6 +22,7 @@ from facilitator.models import Bag, Seat, Table, TableAction, TeacherStep
 from facilitator.services.sessions import last_step
 from facilitator.services.settle import everyone_voted, table_settle, voters
 from facilitator.services.turns import seat_turn
+from facilitator.table_reads import seat_order
 from games.core import InvalidAction
 
 Actor = TableAction.Actor
@@ -55,8 +56,7 @@ def vote_close(table: Table, state: Any, decision: str, step: TeacherStep | None
     engine, lesson = engine_of(table), table.session.lesson
     if voted is not None and seats is not None:
         # who voted, by seat (as bags.voter_names lists them)
-        names = [s.player_name for s in sorted(seats, key=lambda s: (s.position or 0, s.pk))
-                 if s.pk in voted]
+        names = [s.player_name for s in sorted(seats, key=seat_order) if s.pk in voted]
     else:
         names = bags.voter_names(bag)
     try:

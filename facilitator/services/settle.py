@@ -29,13 +29,12 @@ def table_settle(table: Table, session: ClassSession, step: TeacherStep | None,
     state = load_state(table) if state is None else state
     seats = table_seats(table) if seats is None else seats
     bots = [s for s in seats if s.is_bot]
-    for _round in range(64):  # bounded: each pass makes at least one decision
+    for pass_ in range(64):  # bounded: each pass makes at least one decision
         acted = False
-        hint, filled = filled, None  # true of the first pass only: bots may vote after it
         if lesson.ballot_for(session, state) is None:
             bag, voted = None, set()
-        elif hint is not None:
-            bag, voted = hint[0], set(hint[1])
+        elif filled is not None and pass_ == 0:  # true of the first pass only: bots vote after
+            bag, voted = filled[0], set(filled[1])
         else:
             bag = bags.open_bag(table)
             voted = bags.voter_ids(bag) if bag is not None else set()

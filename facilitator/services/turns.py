@@ -9,14 +9,13 @@ from facilitator import parties, table_reads
 from facilitator.errors import ServiceError
 from facilitator.models import ClassSession, Seat, Table
 from facilitator.rows import Rows
+from facilitator.table_reads import SEAT, SESSION, read_seats
 
 Status = ClassSession.Status
 
 # A student's action reads the table without its snapshot and config (deferred: loaded by the
 # few actions that reach the engine), with its session, and the table's seats: fixed SQL.
 TABLE = Rows(Table, ["id", "session", "number", "seed"])
-SESSION = Rows(ClassSession)
-SEAT = Rows(Seat)
 _TABLE_SQL: dict[str, str] = {}
 
 
@@ -46,19 +45,6 @@ def _locked_table(seat_id: int) -> Table | None:
     return table
 
 
-def _seats_of(table: Table) -> list[Seat]:
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {SEAT.columns('x')} FROM {SEAT.table} x "
-                       "WHERE x.table_id = %s", [table.pk])
-        seats = [SEAT.load(row) for row in cursor.fetchall()]
-    for seat in seats:
-        seat.table = table
-        if seat.session_id == table.session_id:
-            seat.session = table.session  # read with the table
-    # As `table.seats.all()` sorted by position: the model's order (joined_at) breaks ties.
-    return sorted(seats, key=lambda s: (s.position or 0, s.joined_at, s.pk))
-
-
 def table_seats(table: Table) -> list[Seat]:
     """The table's seats, read once per service call (they do not change within one); on a
     screen being rendered, those it has read already (``table_reads``)."""
@@ -81,7 +67,7 @@ def seat_turn(seat_id: int, expected: str | None, token_hash: str | None = None,
     phone no longer answers to the old one.
     """
     table = _locked_table(seat_id)
-    seats = _seats_of(table) if table is not None else []
+    seats = read_seats(table) if table is not None else []
     seat = next((s for s in seats if s.pk == seat_id), None)
     if seat is None:  # not at that table (any more): read it only to say why
         seat = Seat.objects.filter(pk=seat_id).first()

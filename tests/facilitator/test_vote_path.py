@@ -22,7 +22,8 @@ from facilitator import bags, broadcast, presence, selectors, services, table_re
 from facilitator.bags import BAG
 from facilitator.consumers import SeatConsumer, TeacherConsumer
 from facilitator.models import Bag, ClassSession, Seat, Table
-from facilitator.services.turns import SEAT, SESSION, TABLE, _locked_table, _seats_of
+from facilitator.services.turns import TABLE, _locked_table
+from facilitator.table_reads import SEAT, SESSION, read_seats
 from tests.facilitator.lesson import all_pacts, fresh, join, make_session, make_teacher
 from tests.facilitator.wsclient import Socket, login_cookie, wait_all
 
@@ -94,7 +95,7 @@ def test_fixed_sql_reads_the_same_instances_as_the_orm() -> None:
     # columns left out are deferred, and load as the ORM's would
     assert table.get_deferred_fields() == {"config", "snapshot"}
     assert table.snapshot == orm.snapshot and table.config == orm.config
-    seats = _seats_of(table)
+    seats = read_seats(table)
     by_orm = sorted(orm.seats.all(), key=lambda s: s.position or 0)
     assert [[getattr(s, f) for f in SEAT.attnames] for s in seats] == \
         [[getattr(s, f) for f in SEAT.attnames] for s in by_orm]
