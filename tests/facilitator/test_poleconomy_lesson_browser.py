@@ -8,11 +8,8 @@ only, no sockets, so the screenshots hide the "Reconnecting…" banner.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
@@ -23,6 +20,7 @@ from facilitator.lessons.poleconomy import script
 from facilitator.lessons.poleconomy import services as pol
 from facilitator.log import load_state
 from facilitator.models import Bag, ClassSession, Table
+from tests.e2e.lesson_thread import database_after_the_browser, db  # noqa: F401
 from tests.e2e.live import PHONE
 from tests.facilitator.lesson import deterministic, fresh, join
 
@@ -30,28 +28,6 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "poleconomy"
 SIZES = {"1920": (1920, 1080), "1280": (1280, 720)}
 PASSWORD = "pol-browser-2026"
-T = TypeVar("T")
-# Playwright's sync API runs an event loop in the test's thread, where Django refuses database
-# calls: the lesson is driven from one thread of its own.
-DB = ThreadPoolExecutor(max_workers=1)
-
-
-def db(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    return DB.submit(fn, *args, **kwargs).result()
-
-
-@pytest.fixture(scope="module", autouse=True)
-def database_after_the_browser() -> Iterator[None]:
-    """The test database is emptied after this module's test in the test's thread, where
-    Playwright's loop runs: Django is told that this thread's database calls are safe (the
-    lesson itself is driven from its own thread, ``db``)."""
-    before = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "1"
-    yield
-    if before is None:
-        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-    else:
-        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before
 
 
 @pytest.fixture(autouse=True)

@@ -16,12 +16,9 @@ forms, as phones on a network that blocks sockets do.
 
 from __future__ import annotations
 
-import os
 import time
-from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
@@ -30,6 +27,7 @@ from facilitator import ballot_keys
 from facilitator.log import load_state
 from facilitator.models import ClassSession, Seat, Table
 from tests.e2e import ui
+from tests.e2e.lesson_thread import database_after_the_browser, db  # noqa: F401
 from tests.e2e.live import PHONE
 from tests.facilitator.lesson import deterministic
 from tests.i18n.conftest import compile_catalogue
@@ -42,24 +40,6 @@ PASSWORD = "pol-clase-2026"
 NICKNAMES = ["Lucía", "Mateo", "Sofía", "Hugo"]
 SEED = 3  # this seed's election leaves no majority (asserted below)
 SPANISH = {"locale": "es-ES", "extra_http_headers": {"Accept-Language": "es-ES,es;q=0.9"}}
-T = TypeVar("T")
-DB = ThreadPoolExecutor(max_workers=1)  # the lesson's database reads, off Playwright's loop
-
-
-def db(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    return DB.submit(fn, *args, **kwargs).result()
-
-
-@pytest.fixture(scope="module", autouse=True)
-def database_after_the_browser() -> Iterator[None]:
-    """The test database is emptied in the test's thread, where Playwright's loop runs."""
-    before = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "1"
-    yield
-    if before is None:
-        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-    else:
-        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before
 
 
 @pytest.fixture(autouse=True)

@@ -12,10 +12,7 @@ that blocks sockets do).
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -24,29 +21,12 @@ from facilitator import ballot_keys, services
 from facilitator.consumers import SEAT_COOKIE
 from facilitator.log import load_state
 from facilitator.models import ClassSession, Table
+from tests.e2e.lesson_thread import database_after_the_browser, db  # noqa: F401
 from tests.e2e.live import PHONE
 from tests.facilitator.lesson import deterministic, fresh, join
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 PASSWORD = "pol-e2e-2026"
-T = TypeVar("T")
-DB = ThreadPoolExecutor(max_workers=1)  # the lesson's database calls, off Playwright's loop
-
-
-def db(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    return DB.submit(fn, *args, **kwargs).result()
-
-
-@pytest.fixture(scope="module", autouse=True)
-def database_after_the_browser() -> Iterator[None]:
-    """The test database is emptied in the test's thread, where Playwright's loop runs."""
-    before = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "1"
-    yield
-    if before is None:
-        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-    else:
-        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before
 
 
 @pytest.fixture(autouse=True)
