@@ -90,6 +90,15 @@ def walk_for_private(node: Any) -> None:
             walk_for_private(value)
 
 
+def assert_tie_unseen(teacher: Page, phones: list[Page]) -> None:
+    """A bag counted with a tie, before the teacher shows the count: the projector says only
+    that it was counted, and no phone asks anyone to decide."""
+    expect(teacher.locator("[data-progress]")).to_have_text("The bag has been counted.")
+    assert teacher.locator(".tie, .tie-teacher").count() == 0
+    for phone in phones:
+        expect(phone.locator("#now")).not_to_contain_text("It's a tie")
+
+
 def settle_tie(teacher: Page, phones: list[Page], audit: ui.Audit, choice: str | None) -> str:
     """The phone that shows "It's a tie: you decide" decides; returns its nickname."""
     tie = teacher.locator(".stage-panel .tie")
@@ -97,6 +106,7 @@ def settle_tie(teacher: Page, phones: list[Page], audit: ui.Audit, choice: str |
     decider = re.search(r"Waiting for (.+) to decide", tie.inner_text()).group(1)
     phone = phones[NICKNAMES.index(decider)]
     expect(ui.heading(phone, "It's a tie: you decide")).to_be_visible()
+    ui.shot(teacher, "projector-tie-break")
     ui.shot(phone, "phone-tie-break")
     audit.check(phone, "phone tie-break")
     radios = phone.locator("#now input[name=choice]")
@@ -175,6 +185,11 @@ def test_full_lesson_in_the_browser(teacher: Page, phones, offsite: list[str]) -
         seen.append((rnd, st))
         assert_private(teacher, class_phones, frames)
         failed = teacher.locator(".board .failed").count() > 0
+        if st in ("pay", "end_of_round"):  # the count is shown: now a tie is asked
+            if st == "pay" and rnd == TIE_ROUND:
+                ties.append(settle_tie(teacher, class_phones, audit, TAX))
+            while teacher.locator(".stage-panel .tie").count():
+                settle_tie(teacher, class_phones, audit, None)
         if st == "event" and rnd == 1:
             first = class_phones[0]
             expect(first.locator("#role")).to_be_visible()
@@ -187,10 +202,8 @@ def test_full_lesson_in_the_browser(teacher: Page, phones, offsite: list[str]) -
         elif st == "tax_vote" and not failed:
             split = [TIE_SPLIT[i // 4] for i in range(8)] if rnd == TIE_ROUND else [TAX] * 8
             vote_round(teacher, class_phones, audit, "tax", rnd, split)
-            if rnd == TIE_ROUND:
-                ties.append(settle_tie(teacher, class_phones, audit, TAX))
-            while teacher.locator(".stage-panel .tie").count():
-                settle_tie(teacher, class_phones, audit, None)
+            if rnd == TIE_ROUND:  # tied and counted, but the class still sees the vote
+                assert_tie_unseen(teacher, class_phones)
         elif st == "pay" and rnd in (1, TIE_ROUND):
             winner = "Tax D · Maximum effort wins"
             expect(teacher.locator(".stage-panel")).to_contain_text(winner)
@@ -201,8 +214,6 @@ def test_full_lesson_in_the_browser(teacher: Page, phones, offsite: list[str]) -
         elif st == "budget_vote" and not failed:
             vote_round(teacher, class_phones, audit, "budget", rnd,
                        [budget_choice(i, rnd) for i in range(8)])
-            while teacher.locator(".stage-panel .tie").count():
-                settle_tie(teacher, class_phones, audit, None)
         elif st == "end_of_round" and rnd == 1:
             expect(teacher.locator(".stage-panel .split")).to_be_visible()
             ui.shot(teacher, "projector-split")

@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 
 from facilitator import services
 from facilitator.lessons.state_in_class import services as sic_services
+from facilitator.lessons.state_in_class.pacing import tie_shown
 from facilitator.lessons.state_in_class.stages import Stage
 from facilitator.log import load_state, load_view_state
 from facilitator.models import ClassSession, Seat, Table
@@ -57,6 +58,9 @@ def vote_all(session: ClassSession, kind: str, rng: random.Random,
 
 
 def break_ties(session: ClassSession, rng: random.Random) -> None:
+    """Each tie's decider decides, once the class sees the count (``pacing.tie_shown``)."""
+    if not tie_shown(fresh(session).stage):
+        return
     for table in fresh(session).tables.all():
         for _ in range(10):
             table.refresh_from_db()

@@ -2,10 +2,11 @@
 
 import pytest
 
-from facilitator import services
+from facilitator import selectors, services
 from facilitator.errors import ServiceError
 from facilitator.lessons.state_in_class import services as sic_services
 from facilitator.models import Bag, BallotReceipt, ClassSession, SealedBallot
+from facilitator.screens import phone_context, projector_context
 from tests.facilitator.lesson import (
     advance,
     all_pacts,
@@ -190,6 +191,8 @@ def test_only_the_decider_may_break_a_tie(monkeypatch):
                              expected=session.stage_id)
     state = state_of(table)
     decider = table.seats.get(player_name=state.tie.deciders[0])
+    session = advance(session)  # the teacher shows the count: the tie may be decided
+    assert session.stage == "pay"
     for other in table.seats.exclude(pk=decider.pk):
         err = refused("not_your_turn", sic_services.tie_break_submit, seat_id=other.pk,
                       choice="B")
@@ -201,6 +204,44 @@ def test_only_the_decider_may_break_a_tie(monkeypatch):
     sic_services.tie_break_submit(seat_id=decider.pk, choice="D", expected=session.stage_id)
     assert state_of(table).tax == "D"
     refused("no_tie", sic_services.tie_break_submit, seat_id=decider.pk, choice="B")
+
+
+def test_a_tie_is_neither_shown_nor_decided_before_the_teacher_shows_the_count(monkeypatch):
+    """The bag is counted with the last token, while the class still sees the vote: a tie
+    must not show on the projector or the decider's phone yet, and a tie-break message gets
+    the same answer from every seat whether the table tied or not."""
+    deterministic(monkeypatch)
+    session = at_tax_vote()
+    table = session.tables.get()
+    for i, s in enumerate(humans(table)):
+        services.ballot_cast(seat_id=s.pk, kind="tax", option="BD"[i % 2],
+                             expected=session.stage_id)
+    state = state_of(table)
+    assert state.phase == "tie_break"
+    decider = table.seats.get(player_name=state.tie.deciders[0])
+    session = fresh(session)
+    assert session.stage == "tax_vote"
+    for s in humans(table):
+        refused("count_not_shown", sic_services.tie_break_submit, seat_id=s.pk, choice="B",
+                expected=session.stage_id)
+    refused("count_not_shown", sic_services.tie_break_submit, session=session,
+            table_number=table.number, choice="B", expected=session.stage_id)
+    projector = selectors.projector_view(session)
+    assert projector_context(projector)["tables"][0]["tie_break"] is None
+    phone = selectors.seat_view(decider)
+    assert phone["can"]["tie_break"] == [] and not phone_context(phone)["me"]["decides_tie"]
+
+    session = advance(session)  # "Count the votes": the class sees the count, and the tie
+    assert session.stage == "pay"
+    projector = projector_context(selectors.projector_view(session))
+    assert projector["tables"][0]["tie_break"]["decider"] == decider.nickname
+    assert projector["tables"][0]["tie_break"]["bars"]  # the tied count, shown with it
+    assert projector["next_blocked"]  # the teacher's button waits for the tie
+    phone = selectors.seat_view(decider)
+    assert phone["can"]["tie_break"] == ["B", "D", None]
+    assert phone_context(phone)["me"]["decides_tie"]
+    sic_services.tie_break_submit(seat_id=decider.pk, choice="D", expected=session.stage_id)
+    assert state_of(table).tax == "D"
 
 
 def test_nothing_moves_while_the_lesson_is_paused(monkeypatch):
@@ -264,10 +305,7 @@ def test_a_student_in_the_lobby_has_no_table_yet():
 def test_a_vote_with_fewer_than_three_ballots_publishes_only_its_outcome() -> None:
     from django.template.loader import render_to_string
 
-    from facilitator import selectors
     from facilitator.models import TableAction
-    from facilitator.screens import projector_context
-    from tests.facilitator.lesson import advance, all_pacts, humans, started
 
     session, _tokens = started(6)  # six students: no bots, who would vote too
     all_pacts(session)

@@ -130,6 +130,7 @@ def test_bots_decide_their_tie_breaks(monkeypatch):
         services.ballot_cast(seat_id=s.pk, kind="tax", option=option,
                              expected=session.stage_id)
     assert counts(table, "tax", 1)[0].payload["tally"] == {"A": 2, "C": 2, "D": 2}
+    session = advance(session)  # ties are decided once the class sees the count
     for _ in range(6):
         state = state_of(table)
         if state.phase != "tie_break":

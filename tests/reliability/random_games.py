@@ -126,7 +126,12 @@ class RandomClass:
         self.break_ties()
 
     def break_ties(self) -> None:
-        session, rng = self.session, self.rng
+        """Ties are decided once the class sees the count (``pacing.tie_shown``)."""
+        from facilitator.lessons.state_in_class.pacing import tie_shown
+
+        session, rng = self.refresh(), self.rng
+        if not tie_shown(session.stage):
+            return
         for table in self.tables():
             for _ in range(12):
                 phase, tie = self.phases()[table.pk]

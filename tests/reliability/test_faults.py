@@ -183,6 +183,9 @@ async def tied_tax_vote(setup: dict[str, Any], projector: Socket,
                              expected=phase)
                     for i, phone in enumerate(phones.values())])
     view = await projector.view_until(lambda v: game_of(v)["phase"] == "tie_break")
+    # The tie is asked once the teacher shows the count (pacing.tie_shown).
+    await projector.ok("next", expected=phase)
+    view = await projector.view_until(lambda v: v["session"]["stage"] == "pay")
     return game_of(view)["tie_break"]
 
 
@@ -193,7 +196,7 @@ async def test_phone_sleeping_mid_tie_break_resumes_and_its_decision_counts_once
     tie = await tied_tax_vote(setup, projector, phones)
     name = tie["decider"]
     decider = phones[name]
-    view = await decider.view_until(lambda v: v["game"]["me"]["decides_tie"])
+    view = await decider.view_until(lambda v: v["can"]["tie_break"])
     phase = view["session"]["stage_id"]
     # Asleep before deciding: back to the same question.
     decider = phones[name] = await reconnected(decider, setup["tokens"][name], name)
@@ -229,7 +232,7 @@ async def test_a_tie_break_sent_from_an_earlier_moment_is_refused_as_stale():
     projector, phones = await open_lesson(setup)
     tie = await tied_tax_vote(setup, projector, phones)
     decider = phones[tie["decider"]]
-    await decider.view_until(lambda v: v["game"]["me"]["decides_tie"])
+    await decider.view_until(lambda v: v["can"]["tie_break"])
     answer = await decider.do("tie_break", choice=tie["options"][0], expected="1:debate")
     assert answer["code"] == "stale"
     assert game_of((await projector.do("refresh")) and projector.view)["phase"] == "tie_break"

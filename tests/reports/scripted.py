@@ -15,6 +15,7 @@ from typing import Any
 
 from facilitator import services
 from facilitator.lessons.state_in_class import services as sic_services
+from facilitator.lessons.state_in_class.pacing import tie_shown
 from facilitator.lessons.state_in_class.stages import Stage
 from facilitator.log import load_state
 from facilitator.models import ClassSession, Table
@@ -79,6 +80,8 @@ def _vote(session: ClassSession, kind: str, tax: TaxPlan, budget: BudgetPlan) ->
 
 
 def _break_ties(session: ClassSession, pass_rounds: tuple[int, ...]) -> None:
+    if not tie_shown(fresh(session).stage):  # a tie is decided once the count is shown
+        return
     for table in _tables(session):
         for _ in range(16):
             table.refresh_from_db()

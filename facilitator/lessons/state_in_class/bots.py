@@ -50,13 +50,12 @@ def automatic_action(seats: list[Seat], state: Any) -> dict[str, Any] | None:
 
 
 def after_count(state: Any, seats: list[Seat]) -> list[int]:
-    """The phones whose screen a count changes: a tie's decider, who is asked to choose.
+    """The phones whose screen a count changes: none.
 
-    Every other phone shows the same screen before and after its table's bag is counted
-    (phones are paced to the teacher's stage: the result and the payments appear when the
-    teacher reveals the count), so they are not re-rendered (docs/performance.md;
+    A bag is counted when its last token goes in, in the voting stage. Every phone shows the
+    same screen before and after (phones are paced to the teacher's stage: the result, the
+    payments and a tie's question appear when the teacher reveals the count, see
+    ``pacing.tie_shown``), so none is re-rendered (docs/performance.md;
     ``tests/facilitator/test_pacing_at_count.py``).
     """
-    if state.phase != "tie_break" or state.tie is None:
-        return []
-    return [s.pk for s in seats if s.player_name == state.tie.deciders[0]]
+    return []

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from facilitator.errors import ServiceError
 from facilitator.lessons.base import Ballot, Lesson, StepPlan
-from facilitator.lessons.state_in_class import bots, messages, script, seating, undo
+from facilitator.lessons.state_in_class import bots, messages, pacing, script, seating, undo
 from facilitator.lessons.state_in_class.forms import OptionsForm
 from facilitator.lessons.state_in_class.stages import Stage
 from facilitator.models import Bag, BallotReceipt, ClassSession, Seat, Table, TeacherStep
@@ -164,7 +164,7 @@ def seat_can(session: ClassSession, legal: list[dict[str, Any]]) -> dict[str, An
         "vote": vote if running and session.stage == f"{vote}_vote" else None,
         "decision": script.decision_id(session.round, vote) if vote else None,
         "tie_break": [a["choice"] for a in legal if a["type"] == "tie_break"]
-        if running else [],
+        if running and pacing.tie_shown(session.stage) else [],
     }
 
 

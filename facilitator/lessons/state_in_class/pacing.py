@@ -23,8 +23,25 @@ ROUND_STAGES = [Stage.EVENT, Stage.DEBATE, Stage.MIDLIFE, Stage.TAX_VOTE, Stage.
 FAILURE_SHOWN_AT = {"storm": Stage.EVENT, "could_not_pay": Stage.PAY,
                     "midlife": Stage.MIDLIFE, "weak_country": Stage.MIDLIFE}
 ALL_CARDS = 99  # "every card has been read" (the deck has 12)
+# The stages in which the class still sees a vote, its bags counted or not: a tie found at a
+# count stays unseen there (see tie_shown).
+VOTING_STAGES = (Stage.TAX_VOTE, Stage.BUDGET_VOTE)
 
 StageKey = tuple[int, int, int]
+
+
+def tie_shown(stage: str) -> bool:
+    """May a tie be shown (and its decider asked) at this stage?
+
+    A bag is counted as soon as its last token is in, and a tie is found then, while the
+    class still sees the vote. Saying "Tie!" on the projector, asking the decider on their
+    phone, or answering a decider's message differently would tell the class the result before
+    the teacher reveals the count. So a tie is shown, asked and decided from the stage that
+    reveals its count (pay for a tax, the round's end for a budget); the teacher's button
+    waits there for it (``presenters.next_blocked``). A bot decider decides at the count, as
+    unseen as the count itself.
+    """
+    return stage not in VOTING_STAGES
 
 
 def stage_key(round_: int, stage: str, cards: int = 0) -> StageKey:

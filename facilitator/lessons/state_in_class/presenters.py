@@ -25,6 +25,7 @@ from facilitator.lessons.state_in_class.pacing import (
     session_stage_key,
     stage_key,
     stage_order,
+    tie_shown,
 )
 from facilitator.lessons.state_in_class.stages import Stage
 from facilitator.lessons.state_in_class.words import (
@@ -377,7 +378,7 @@ def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, A
         ctx["tie_breaks"] = entry.get("tie_breaks", [])
     if game.get("tax_collects") and stage == Stage.DEBATE:
         ctx["taxes"] = tax_table(game["tax_collects"])
-    if game.get("tie_break"):
+    if game.get("tie_break") and tie_shown(stage):
         tie = game["tie_break"]
         labels = [service_name(o) if tie["kind"] == "budget" else o for o in tie["options"]]
         passed = [t for t in (entry.get("tie_breaks") or [])
@@ -386,6 +387,11 @@ def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, A
                             "after_passes": bool(passed),
                             "kind": tie["kind"], "options": tie["options"],
                             "pairs": list(zip(tie["options"], labels, strict=True))}
+        # The count the class is now shown, while the decider chooses among its tied options
+        # (its bars only where the tally is published: three votes or more).
+        counted = (entry or {}).get(tie["kind"]) or {}
+        if counted.get("tally") is not None:
+            ctx["tie_break"]["bars"] = tally_block(counted["tally"], tie["kind"])
     if game.get("final") and stage == Stage.FINAL:
         ctx["final"] = final_block(game["final"], names)
         history = game.get("history") or []
@@ -548,7 +554,8 @@ def phone_context(view: dict[str, Any]) -> dict[str, Any]:
     ctx["me"] = {
         "name": me["name"], "coins": balance, "pact": me["pact"],
         "exclusions": me["exclusions"] - exclusions_ahead(game, session)[me["name"]],
-        "has_voted": me["has_voted"], "decides_tie": me["decides_tie"],
+        "has_voted": me["has_voted"],
+        "decides_tie": me["decides_tie"] and tie_shown(session["stage"]),
         "statement": [{"round": r, "items": items} for r, items in sorted(rounds.items(),
                                                                        reverse=True)],
         "this_round": rounds.get(session["round"], []),

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from facilitator import broadcast
 from facilitator.errors import ServiceError
+from facilitator.lessons.state_in_class.pacing import tie_shown
 from facilitator.lessons.state_in_class.stages import Stage
 from facilitator.log import apply_action, load_state
 from facilitator.models import ClassSession, Table, TableAction
@@ -58,6 +59,11 @@ def tie_break_submit(*, choice: Any, seat_id: int | None = None,
         if table is None:
             raise ServiceError("not_found", _("There is no such table."), status=404)
         seat, actor, name = None, Actor.TEACHER, ""
+    if not tie_shown(session.stage):
+        # The same answer whether this table tied or not: a message must not tell a phone
+        # what its bag's count was before the teacher shows it (pacing.tie_shown).
+        raise ServiceError("count_not_shown", _("A tie is decided once your teacher shows "
+                                                "the count."), status=409)
     state = load_state(table)
     if state.phase != "tie_break" or state.tie is None:
         raise ServiceError("no_tie", _("There is no tie to break."), status=409)
