@@ -35,6 +35,10 @@ _OPEN_BAG_SQL = (f"SELECT {BAG.columns('b')}, r.seat_id FROM {BAG.table} b "
                  "WHERE b.table_id = %s AND b.status = %s")
 _RECEIPT_SQL = f"INSERT INTO {RECEIPT.table} (id, bag_id, seat_id) VALUES (%s, %s, %s)"
 _SEALED_SQL = f"INSERT INTO {SEALED.table} (id, bag_id, sealed) VALUES (%s, %s, %s)"
+_SEALED_OF_BAG_SQL = f"SELECT sealed FROM {SEALED.table} WHERE bag_id = %s"
+_EMPTY_BAG_SQL = f"DELETE FROM {SEALED.table} WHERE bag_id = %s"
+_COUNTED_SQL = (f"UPDATE {BAG.table} SET status = %s, counted_by_id = %s, reopened = '' "
+                "WHERE id = %s")
 
 UNDONE = "undo"
 LOST = "lost"
@@ -182,7 +186,9 @@ def bag_count(*, bag: Bag, key: bytes, step: TeacherStep | None,
     the transaction commits. ``receipts``: how many the caller read under the table's lock."""
     # Read in the order of the sealed bytes (random), and the tally keyed in the options'
     # order: the storage's order of casting must not reach the published tally.
-    sealed = sorted(bytes(s) for s in bag.sealed.values_list("sealed", flat=True))
+    with connection.cursor() as cursor:
+        cursor.execute(_SEALED_OF_BAG_SQL, [bag.pk])
+        sealed = sorted(bytes(row[0]) for row in cursor.fetchall())
     if len(sealed) != (bag.receipts.count() if receipts is None else receipts):
         raise ServiceError("broken_bag", _("This bag's ballots do not match its receipts."),
                            status=500)
@@ -191,9 +197,11 @@ def bag_count(*, bag: Bag, key: bytes, step: TeacherStep | None,
         index, weight = unseal(key, bag.key_ref, item)
         counted[bag.options[index]] += weight
     tally = {option: counted[option] for option in bag.options if counted[option]}
-    bag.sealed.all().delete()
     bag.status, bag.counted_by, bag.reopened = Bag.Status.COUNTED, step, ""
-    bag.save(update_fields=["status", "counted_by", "reopened"])
+    with connection.cursor() as cursor:  # fixed SQL: what the ORM's delete and save write
+        cursor.execute(_EMPTY_BAG_SQL, [bag.pk])
+        cursor.execute(_COUNTED_SQL, [bag.status, step.pk if step is not None else None,
+                                      bag.pk])
     _destroy_after_commit(bag.key_ref)
     return tally
 

@@ -14,19 +14,17 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from django.db.models import Max
 from django.utils.translation import gettext, pgettext
 
+from facilitator import log_rows
 from facilitator.clock import now
 from facilitator.errors import ServiceError
 from facilitator.lessons.base import Lesson
 from facilitator.models import (
     Bag,
     BallotReceipt,
-    LedgerEntry,
     Seat,
     Table,
-    TableAction,
     TeacherStep,
 )
 from games.core import Action, Engine, Event, InvalidAction, get_engine
@@ -119,7 +117,7 @@ def load_view_state(table: Table, voters: dict[str, list[str]] | None = None) ->
 
 def save_state(table: Table, state: Any) -> None:
     table.snapshot = engine_of(table).to_dict(state)
-    table.save(update_fields=["snapshot"])
+    log_rows.snapshot_save(table_id=table.pk, snapshot=table.snapshot)
 
 
 def _engine_words() -> dict[str, dict[str, str]]:
@@ -152,27 +150,24 @@ def apply_action(table: Table, state: Any, action: Action, *, actor: str,
         new_state, events = engine.apply(state, action)
     except InvalidAction as exc:
         raise engine_error(exc) from None
-    log_entry = None
+    action_id = None
     if action["type"] != "ballot":
-        last = table.actions.aggregate(m=Max("seq"))["m"] or 0
-        log_entry = TableAction.objects.create(
-            table=table, seq=last + 1, step=step, actor=actor, seat=seat,
-            round=getattr(state, "round", 0), payload=dict(action), created_at=now())
-    record_transfers(table, [e for e in events if e["type"] == "transfer"], log_entry)
+        action_id = log_rows.action_append(
+            table_id=table.pk, step_id=step.pk if step is not None else None, actor=actor,
+            seat_id=seat.pk if seat is not None else None, round_=getattr(state, "round", 0),
+            payload=dict(action), created_at=now())
+    record_transfers(table, [e for e in events if e["type"] == "transfer"], action_id)
     return new_state, events
 
 
-def record_transfers(table: Table, transfers: list[Event], action: TableAction | None) -> None:
-    if not transfers:
-        return
-    last = table.ledger.aggregate(m=Max("seq"))["m"] or 0
+def record_transfers(table: Table, transfers: list[Event], action_id: int | None) -> None:
+    """The engine's coin transfers as ledger entries, after the table's last one (fixed SQL,
+    ``facilitator.log_rows``)."""
     details_keys = ("service", "option")
-    LedgerEntry.objects.bulk_create([
-        LedgerEntry(table=table, action=action, seq=last + i, round=t.get("round", 0),
-                    source=t["from"], destination=t["to"], amount=t["amount"],
-                    reason=t["reason"], details={k: t[k] for k in details_keys if k in t})
-        for i, t in enumerate(transfers, start=1)
-    ])
+    log_rows.ledger_append(table_id=table.pk, action_id=action_id, transfers=[
+        {"round": t.get("round", 0), "source": t["from"], "destination": t["to"],
+         "amount": t["amount"], "reason": t["reason"],
+         "details": {k: t[k] for k in details_keys if k in t}} for t in transfers])
 
 
 def opening_transfers(table: Table, state: Any) -> list[Event]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
@@ -20,6 +20,7 @@ from facilitator.models import (
     ClassSession,
     TeacherStep,
 )
+from facilitator.rows import Rows
 from facilitator.services.tokens import JOIN_CODE_ALPHABET, JOIN_CODE_LENGTH
 
 Status = ClassSession.Status
@@ -69,8 +70,18 @@ def locked_session(session: ClassSession) -> ClassSession:
     return ClassSession.objects.select_for_update().get(pk=session.pk)
 
 
+STEP = Rows(TeacherStep)
+_LAST_STEP_SQL = (f"SELECT {STEP.columns('s')} FROM {STEP.table} s WHERE s.session_id = %s "
+                  "ORDER BY s.seq DESC LIMIT 1")
+
+
 def last_step(session: ClassSession) -> TeacherStep | None:
-    return session.steps.order_by("-seq").first()
+    """The session's latest teacher step (one fixed statement: every count and action of a
+    service asks for it)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_LAST_STEP_SQL, [session.pk])
+        row = cursor.fetchone()
+    return STEP.load(row) if row is not None else None
 
 
 def record_step(session: ClassSession, kind: str, stage_before: str, round_before: int

@@ -260,7 +260,8 @@ def test_the_ballot_that_fills_the_bag_counts_it_without_reading_the_bag_again()
                                     expected=session.stage_id) is None
     sql = statements(queries)
     # the ballot's five; the count: the teacher's step, the snapshot, the sealed ballots
-    # (deleted), the bag marked counted, the log and the ledger, the snapshot saved
+    # (deleted), the bag marked counted, the log (one statement) and the ledger, the snapshot
+    # saved (fixed SQL: facilitator.log_rows)
     assert len(sql) <= 15, sql
     reads_bag = [s for s in sql if s.startswith("SELECT") and ("FROM facilitator_bag" in s
                                                                or 'FROM "facilitator_bag"' in s)]
@@ -269,3 +270,35 @@ def test_the_ballot_that_fills_the_bag_counts_it_without_reading_the_bag_again()
     assert len(reads_bag) == 1 and reads_receipts == [], sql  # read once, under the lock
     assert Bag.objects.get(table=seats[0].table, decision=f"{session.round}:tax").status == \
         Bag.Status.COUNTED
+
+
+@pytest.mark.django_db
+def test_the_counts_log_ledger_and_snapshot_rows_read_back_as_the_orm_writes_them() -> None:
+    """The count's fixed SQL (``facilitator.log_rows``): its action follows the log, its
+    transfers follow the ledger, each value as the ORM gives it back, and the table still
+    verifies (snapshot = replay, ledger = engine, coins conserved)."""
+    from facilitator.log import load_state, verify_table
+    from facilitator.models import LedgerEntry, TableAction, TeacherStep
+
+    session = at_the_tax_vote()
+    seats = list(Seat.objects.filter(session=session, table__number=1, is_bot=False)
+                 .order_by("position"))
+    table = seats[0].table
+    actions_before = list(TableAction.objects.filter(table=table).values_list("seq", flat=True))
+    ledger_before = LedgerEntry.objects.filter(table=table).count()
+    for seat in seats:
+        services.ballot_cast(seat_id=seat.pk, kind="tax", option=0, expected=session.stage_id)
+    actions = list(TableAction.objects.filter(table=table).order_by("seq"))
+    assert [a.seq for a in actions] == list(range(1, len(actions) + 1))
+    count = next(a for a in actions[len(actions_before):] if a.payload["type"] == "count")
+    assert count.payload["kind"] == "tax" and isinstance(count.payload, dict)
+    assert count.created_at.tzinfo is not None and count.actor == TableAction.Actor.TEACHER
+    assert count.step == TeacherStep.objects.filter(session=session).order_by("-seq").first()
+    entries = list(LedgerEntry.objects.filter(table=table).order_by("seq"))
+    assert [e.seq for e in entries] == list(range(1, len(entries) + 1))
+    paid = entries[ledger_before:]
+    assert paid and all(e.action_id is not None for e in paid)
+    assert all(isinstance(e.details, dict) and e.amount > 0 for e in paid)
+    table.refresh_from_db()
+    assert isinstance(table.snapshot, dict) and load_state(table).round == session.round
+    assert verify_table(table) == []
