@@ -41,6 +41,7 @@ from django.test import Client
 from facilitator import clock, log, services
 from facilitator.consumers import SEAT_COOKIE
 from facilitator.lessons.state_in_class import services as sic_services
+from facilitator.lessons.state_in_class.pacing import tie_shown
 from facilitator.models import ClassSession, Seat
 from games.state_in_class import data
 from tests.facilitator.lesson import NAMES, fresh, humans, make_teacher, state_of
@@ -98,7 +99,8 @@ def play(teacher: Any, *, swap: bool) -> tuple[ClassSession, dict[tuple[int, str
                     services.ballot_cast(seat_id=s.pk, kind=kind, option=bag[s.nickname],
                                          expected=session.stage_id)
             secret[(session.round, kind)] = bag
-        for _ in range(10):  # ties: the decider picks the first tied option (public anyway)
+        for _ in range(10 if tie_shown(fresh(session).stage) else 0):
+            # ties, once the count is shown: the decider picks the first tied option
             state = state_of(table)
             if state.phase != "tie_break":
                 break
