@@ -1,5 +1,7 @@
 """Ballots, pacts and tie-breaks: every refusal has its own code and changes nothing."""
 
+from typing import Any
+
 import pytest
 
 from facilitator import selectors, services
@@ -182,7 +184,9 @@ def test_a_second_pact_contribution_is_refused():
     assert state_of(ana.table).player("Ana").pact == 3
 
 
-def test_only_the_decider_may_break_a_tie(monkeypatch):
+def tied_tax_vote(monkeypatch) -> tuple[ClassSession, Any, Any]:
+    """Round 1's tax vote, four B and four D: counted, tied, still at the tax vote. The
+    session, its table and the tie's decider."""
     deterministic(monkeypatch)
     session = at_tax_vote()
     table = session.tables.get()
@@ -190,7 +194,12 @@ def test_only_the_decider_may_break_a_tie(monkeypatch):
         services.ballot_cast(seat_id=s.pk, kind="tax", option="BD"[i % 2],
                              expected=session.stage_id)
     state = state_of(table)
-    decider = table.seats.get(player_name=state.tie.deciders[0])
+    assert state.phase == "tie_break"
+    return fresh(session), table, table.seats.get(player_name=state.tie.deciders[0])
+
+
+def test_only_the_decider_may_break_a_tie(monkeypatch):
+    session, table, decider = tied_tax_vote(monkeypatch)
     session = advance(session)  # the teacher shows the count: the tie may be decided
     assert session.stage == "pay"
     for other in table.seats.exclude(pk=decider.pk):
@@ -210,16 +219,7 @@ def test_a_tie_is_neither_shown_nor_decided_before_the_teacher_shows_the_count(m
     """The bag is counted with the last token, while the class still sees the vote: a tie
     must not show on the projector or the decider's phone yet, and a tie-break message gets
     the same answer from every seat whether the table tied or not."""
-    deterministic(monkeypatch)
-    session = at_tax_vote()
-    table = session.tables.get()
-    for i, s in enumerate(humans(table)):
-        services.ballot_cast(seat_id=s.pk, kind="tax", option="BD"[i % 2],
-                             expected=session.stage_id)
-    state = state_of(table)
-    assert state.phase == "tie_break"
-    decider = table.seats.get(player_name=state.tie.deciders[0])
-    session = fresh(session)
+    session, table, decider = tied_tax_vote(monkeypatch)
     assert session.stage == "tax_vote"
     for s in humans(table):
         refused("count_not_shown", sic_services.tie_break_submit, seat_id=s.pk, choice="B",
