@@ -445,3 +445,37 @@ def test_a_motion_put_to_the_vote_gives_every_phone_at_its_table_the_secret_ball
         page = lesson.phone(seat)
         assert re.search(rf'name="decision" value="{re.escape(motion)}"', page), seat.nickname
         assert 'data-action="ballot"' in page
+
+
+def test_the_board_before_a_count_is_replayed_once_for_every_screen_of_its_log(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every phone of a table shows the board as before a held count: the replay is kept, and
+    it is kept for one log only (a longer log, or more actions held back, is replayed anew)."""
+    from facilitator.lessons.austerity import facts
+    from facilitator.log import engine_of, record_actions
+    from games.core import PUBLIC
+
+    def replayed(table: Table, hidden: int) -> dict[str, Any]:
+        actions = record_actions(table, open_bags=False)
+        engine = engine_of(table)
+        state, _e = engine.replay_actions(engine.new_game(table.config, table.seed),
+                                          actions[:len(actions) - hidden])
+        return engine.view(state, PUBLIC)
+
+    lesson = Lesson(5)
+    lesson.start()
+    lesson.vote_everyone(2)  # counted by its last token, held back until the teacher moves on
+    calls: list[int] = []
+    real = facts.record_actions
+    monkeypatch.setattr(facts, "record_actions",
+                        lambda table, **kw: calls.append(table.pk) or real(table, **kw))
+    for seat in lesson.seats():
+        assert 'data-action="ballot"' not in lesson.phone(seat)
+    lesson.projector()
+    assert len(calls) == 1  # five phones and the projector, one replay
+    table = lesson.table()
+    for hidden in (1, 2):
+        assert facts._before(table, hidden) == replayed(table, hidden)
+    lesson.advance()  # the log grows: the same count of hidden actions names another board
+    table = lesson.table()
+    assert facts._before(table, 1) == replayed(table, 1)

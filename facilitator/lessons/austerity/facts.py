@@ -13,12 +13,10 @@ Only counts and outcomes are read: who voted (a receipt) at most, never an optio
 
 from __future__ import annotations
 
-import hashlib
-import json
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Count
+from django.db.models import Count, Max
 
 from facilitator import bags as platform_bags
 from facilitator import parties
@@ -70,16 +68,22 @@ def _stage_index(stage: str) -> int:
 
 def _before(table: Table, hidden: int) -> dict[str, Any]:
     """The public view of the table without its last ``hidden`` actions (a count's, which
-    are the last of the log while the class is at that item). Every screen of the class asks
-    for it at once: it is kept, keyed by the very actions it replays."""
-    actions = record_actions(table, open_bags=False)
-    shown = actions[:len(actions) - hidden]
-    digest = hashlib.sha256(json.dumps([table.seed, table.config, shown], sort_keys=True)
-                            .encode()).hexdigest()[:32]
-    key = f"austerity:before:{table.pk}:{digest}"
+    are the last of the log while the class is at that item). Every phone of the table asks
+    for it after a count: it is kept, keyed by the log it replays, named by its last action's
+    id, the latest time an action was logged and its length. They name one log: actions are
+    never changed, only appended (with ids never used before: AUTOINCREMENT on SQLite, a
+    sequence on PostgreSQL; an id a rolled-back transaction gave back comes with a later
+    time) or taken off its end by an undo; and a counted bag's receipts, which the replay puts
+    back before its count, never change. So a hit reads one aggregate, not the whole log."""
+    log = TableAction.objects.filter(table=table).aggregate(
+        last=Max("id"), at=Max("created_at"), n=Count("id"))
+    at = log["at"].isoformat() if log["at"] is not None else ""
+    key = f"austerity:before:{table.pk}:{log['last']}:{at}:{log['n']}:{hidden}"
     found = cache.get(key)
     if found is not None:
         return dict(found)
+    actions = record_actions(table, open_bags=False)
+    shown = actions[:len(actions) - hidden]
     engine = engine_of(table)
     state = engine.new_game(table.config, table.seed)
     state, _e = engine.replay_actions(state, shown)
