@@ -23,9 +23,10 @@ ROUND_STAGES = [Stage.EVENT, Stage.DEBATE, Stage.MIDLIFE, Stage.TAX_VOTE, Stage.
 FAILURE_SHOWN_AT = {"storm": Stage.EVENT, "could_not_pay": Stage.PAY,
                     "midlife": Stage.MIDLIFE, "weak_country": Stage.MIDLIFE}
 ALL_CARDS = 99  # "every card has been read" (the deck has 12)
-# The stages in which the class still sees a vote, its bags counted or not: a tie found at a
-# count stays unseen there (see tie_shown).
-VOTING_STAGES = (Stage.TAX_VOTE, Stage.BUDGET_VOTE)
+# The secret ballot each voting stage holds, by its short kind (the engine's "tax"/"budget").
+# The class still sees the vote there, its bag counted or not: a tie found at a count stays
+# unseen (see tie_shown).
+VOTE_STAGES = {Stage.TAX_VOTE: "tax", Stage.BUDGET_VOTE: "budget"}
 
 StageKey = tuple[int, int, int]
 
@@ -41,7 +42,7 @@ def tie_shown(stage: str) -> bool:
     waits there for it (``presenters.next_blocked``). A bot decider decides at the count, as
     unseen as the count itself.
     """
-    return stage not in VOTING_STAGES
+    return stage not in VOTE_STAGES
 
 
 def stage_key(round_: int, stage: str, cards: int = 0) -> StageKey:

@@ -18,6 +18,7 @@ from facilitator import services
 from facilitator.errors import ServiceError
 from facilitator.lessons.base import Ballot, StepPlan
 from facilitator.lessons.state_in_class import pacing
+from facilitator.lessons.state_in_class.pacing import VOTE_STAGES
 from facilitator.lessons.state_in_class.stages import Stage
 from facilitator.log import apply_action
 from facilitator.models import ClassSession, Table, TableAction, TeacherStep
@@ -26,8 +27,6 @@ from games.state_in_class import data
 Actor = TableAction.Actor
 
 
-# The secret ballot each voting stage holds, by its short kind (the engine's "tax"/"budget").
-VOTE_STAGES = {Stage.TAX_VOTE: "tax", Stage.BUDGET_VOTE: "budget"}
 VOTE_OPTIONS = {"tax": data.TAX_OPTIONS, "budget": data.SERVICES}
 # The vote just counted, at the moment the teacher shows its result.
 COUNTED_AT = {Stage.PAY: "tax", Stage.END_OF_ROUND: "budget"}

@@ -8,9 +8,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from facilitator.lessons.state_in_class.pacing import VOTE_STAGES
 from facilitator.lessons.state_in_class.stages import Stage
-
-VOTE_STAGES = {"tax_vote": "tax", "budget_vote": "budget"}
 
 
 def _vote_name(kind: str, round_: int) -> str:
