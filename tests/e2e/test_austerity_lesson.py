@@ -53,6 +53,10 @@ def open_lesson(teacher: Page, *, students: int, title: str, extras: bool = Fals
     teacher.get_by_label("Language", exact=True).select_option("es")
     teacher.get_by_label("Class size").fill(str(max(students, 6)))
     teacher.get_by_label("Year limit").select_option("3")
+    # Screenshots and axe pause the test for seconds at a time; a timer (4 s before a draw by
+    # default) would answer for the minister meanwhile, so each wait gets 2 minutes.
+    teacher.get_by_label("Seconds for each of the minister's decisions").fill("120")
+    teacher.get_by_label("Seconds for each table vote").fill("120")
     if portfolios:
         teacher.get_by_label("Cabinet portfolios").check()
     if extras:
