@@ -92,10 +92,12 @@ def after_commit(groups: Iterable[str], message: dict[str, Any]) -> None:
     transaction.on_commit(lambda: _send(groups, message))
 
 
-def refresh(session_id: int, seat_ids: Iterable[int] = ()) -> None:
-    """The projector (and these seats) should fetch their view again."""
-    after_commit([projector_group(session_id), *map(seat_group, seat_ids)],
-                 {"type": "lesson.refresh"})
+def refresh(session_id: int, seat_ids: Iterable[int] = (), *, projector: bool = True) -> None:
+    """The projector (unless ``projector`` is False) and these seats should fetch their view
+    again."""
+    groups = [*([projector_group(session_id)] if projector else []), *map(seat_group, seat_ids)]
+    if groups:
+        after_commit(groups, {"type": "lesson.refresh"})
 
 
 def progress(session_id: int, table_number: int, what: dict[str, Any],

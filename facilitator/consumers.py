@@ -184,8 +184,11 @@ class LessonConsumer(AsyncJsonWebsocketConsumer):
         raise NotImplementedError
 
     def progress_text(self, counts: dict[str, Any]) -> str:
-        """A vote's progress at one table, counts only: "5 of 8 have voted"."""
+        """A vote's progress at one table, counts only: "5 of 8 have voted" (a bag counted
+        where the count changes nothing else on the projector: "The bag has been counted.")."""
         with translation.override(self.language):
+            if counts.get("counted"):
+                return _("The bag has been counted.")
             return ngettext("%(n)d of %(of)d has voted", "%(n)d of %(of)d have voted",
                             counts["voted"]) % {"n": counts["voted"], "of": counts["of"]}
 

@@ -220,6 +220,13 @@ class Lesson:
         reveals it); their phones are re-rendered."""
         return [s.pk for s in seats]
 
+    def count_only_marks_the_bag(self, session: ClassSession) -> bool:
+        """True where a count, at ``session``'s stage, changes nothing on the projector but
+        the table's vote line, which turns to "The bag has been counted." Then the count's
+        progress frame says so (``counted``) and the projector is not rendered again for it
+        (docs/performance.md). False (the default): the projector is rendered again."""
+        return False
+
     # ------------------------------------------------------------------ screens
 
     def session_info(self, session: ClassSession) -> dict[str, Any]:

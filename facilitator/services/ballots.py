@@ -148,13 +148,17 @@ def _ballot(seat_id: int, kind: Any, decision: Any, option: Any, expected: str |
     bags.bag_cast(bag=bag, seat=seat, index=index, key=key, weight=bags.weight_of(bag, seat))
     voted = voted | {seat.pk}  # the bag's voters, read under the table's lock, and this one
     progress = {"voted": len(voted), "of": voters(seats)}
+    full = everyone_voted(seats, voted)
+    marks_only = full and lesson.count_only_marks_the_bag(session)
     # The projectors' count goes out at once, the last ballot's too: the screen a count
-    # changes follows when it has been rendered.
-    broadcast.progress(session.pk, table.number, {"what": "vote", "decision": decision,
-                                                  "bag": bags.generation(bag), **progress})
-    if not everyone_voted(seats, voted):
+    # changes follows when it has been rendered; where the count changes only the table's
+    # line, the frame says it was counted and nothing is rendered for it.
+    broadcast.progress(session.pk, table.number, {
+        "what": "vote", "decision": decision, "bag": bags.generation(bag), **progress,
+        **({"counted": True} if marks_only else {})})
+    if not full:
         return progress, False
     state = table_settle(table, session, last_step(session), load_state(table), seats,
                          filled=(bag, voted))
-    broadcast.refresh(session.pk, lesson.after_count(state, seats))
+    broadcast.refresh(session.pk, lesson.after_count(state, seats), projector=not marks_only)
     return None, False

@@ -57,9 +57,9 @@ function receive(message) {
         && (!seen || seen.phase !== phase || seen.bag !== message.bag
             || seen.voted < message.voted)) {
       counts[message.table] = { phase, bag: message.bag, voted: message.voted,
-                                text: message.text };
+                                text: message.text, counted: Boolean(message.counted) };
     }
-    showCount(message.table, message.voted, message.text, message.bag);
+    showCount(message.table, message.voted, message.text, message.bag, message.counted);
   } else if (message.type === "ack") {
     if (pending && pending.id === message.id) {
       if (pending.message.type === "ballot") showVoted(message.progress);
@@ -93,9 +93,11 @@ function receive(message) {
 // background: a view rendered just before a ballot can arrive after that ballot's count.
 // Keep the higher count, and never turn a counted bag back into "7 of 8". A bag emptied and
 // asked again (an undone count, a lost key) has a new generation (data-bag): the counts of
-// the bag as it was are dropped.
+// the bag as it was are dropped. A count that changes nothing else on the console comes as
+// a "counted" progress frame, not a new screen: the line becomes what the server renders
+// for a counted bag ("The bag has been counted.", marked data-counted).
 const counts = {};
-function showCount(table, voted, text, bag) {
+function showCount(table, voted, text, bag, counted) {
   const target = live.querySelector(`[data-progress="${table}"]`);
   if (!target || !text || target.hasAttribute("data-counted")) return;
   if (bag && target.dataset.bag && bag !== target.dataset.bag) return;
@@ -104,13 +106,17 @@ function showCount(table, voted, text, bag) {
     target.dataset.voted = voted;
   }
   target.textContent = text;
+  if (counted) {
+    for (const name of ["data-voted", "data-of", "data-bag"]) target.removeAttribute(name);
+    target.setAttribute("data-counted", "");
+  }
 }
 function reapplyCounts(phase) {
   for (const [table, count] of Object.entries(counts)) {
     const target = live.querySelector(`[data-progress="${table}"]`);
     const sameBag = !count.bag || !target || count.bag === target.dataset.bag;
     if (count.phase === phase && sameBag) {
-      showCount(table, count.voted, count.text, count.bag);
+      showCount(table, count.voted, count.text, count.bag, count.counted);
     } else {
       delete counts[table];
     }

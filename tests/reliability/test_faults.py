@@ -182,7 +182,7 @@ async def tied_tax_vote(setup: dict[str, Any], projector: Socket,
     await wait_all([phone.ok("ballot", kind="tax", option="A" if i < 4 else "C",
                              expected=phase)
                     for i, phone in enumerate(phones.values())])
-    view = await projector.view_until(lambda v: game_of(v)["phase"] == "tie_break")
+    await projector.until(lambda f: bool(f.get("counted")))  # the console: "counted" only
     # The tie is asked once the teacher shows the count (pacing.tie_shown).
     await projector.ok("next", expected=phase)
     view = await projector.view_until(lambda v: v["session"]["stage"] == "pay")

@@ -111,6 +111,13 @@ class StateInClassLesson(Lesson):
     def after_count(self, state: Any, seats: list[Seat]) -> list[int]:
         return bots.after_count(state, seats)
 
+    def count_only_marks_the_bag(self, session: ClassSession) -> bool:
+        # In a voting stage the count is held back: the projector shows the result, the
+        # payments and any tie when the teacher moves on (``pacing.tie_shown``), so until then
+        # a count only turns its table's line to "The bag has been counted."
+        # (tests/facilitator/test_pacing_at_count.py compares the projector around each count).
+        return session.stage in pacing.VOTE_STAGES
+
     def session_info(self, session: ClassSession) -> dict[str, Any]:
         return {"cards": script.cards_read(session),
                 "debate_seconds": session.options.get("debate_seconds")}

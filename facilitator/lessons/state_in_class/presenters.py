@@ -42,6 +42,7 @@ from facilitator.lessons.state_in_class.words import (
 from games.state_in_class import data
 from games.state_in_class.audiences import role_card
 from games.state_in_class.rules import split_shares
+from games.state_in_class.state import Service
 
 PHASE_BAR = [Stage.EVENT, Stage.DEBATE, Stage.TAX_VOTE, Stage.PAY, Stage.BUDGET_VOTE,
              Stage.END_OF_ROUND]
@@ -173,8 +174,10 @@ def board_as_shown(game: dict[str, Any], session: dict[str, Any]) -> dict[str, A
     """Services, Tension and this round's story as of the teacher's stage.
 
     Tension is the value after the last change the class has seen this round (before the
-    first one: the value the round started with); services are the previous round's until
-    the round's end, once the engine has played past it.
+    first one: the value the round started with); services are as the round began until the
+    round's end, once the engine has played past it (its budget counted): the previous
+    round's end, or in round 1 the new game's services. No event changes a service, so that
+    is the board the class saw before the count.
     """
     rnd = session["round"]
     history = game.get("history") or []
@@ -186,7 +189,11 @@ def board_as_shown(game: dict[str, Any], session: dict[str, Any]) -> dict[str, A
         return {"services": services, "tension": tension, "entry": entry}
     if ahead:
         before_end = stage_order(session["stage"]) < stage_order(Stage.END_OF_ROUND)
-        source = history[rnd - 2] if before_end and rnd >= 2 else entry
+        if before_end and rnd == 1:
+            source = {"levels": {s: Service().level for s in services},
+                      "funds": {s: Service().fund for s in services}}
+        else:
+            source = history[rnd - 2] if before_end else entry
         if source.get("levels") is not None:
             for s in services:
                 services[s]["level"] = source["levels"][s]
