@@ -115,6 +115,18 @@ class LessonConsumer(AsyncJsonWebsocketConsumer):
     language = "en"
     audience = "phone"  # whose render thread (see render_executor)
 
+    def speak(self, language: str) -> None:
+        """This socket's language, for everything it says from now on.
+
+        Activated once, in the socket's own task: Django keeps the active language in a
+        context variable, so it holds for every message this socket handles (and the
+        database thread's work for it, which runs in a copy of that context) and for no
+        other socket. Entering ``translation.override`` for every message instead cost 6 %
+        of the server's CPU in the school benchmark (docs/performance.md).
+        """
+        self.language = language
+        translation.activate(language)
+
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch without its hop to the database thread before every message
         (``aclose_old_connections``: a ballot, every count sent to a projector, every
@@ -128,51 +140,49 @@ class LessonConsumer(AsyncJsonWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None
                       ) -> None:
-        with translation.override(self.language):
-            # The limit is 4 KB on the wire: UTF-8 bytes, not characters.
-            if text_data is None or len(text_data.encode()) > MAX_FRAME:
-                await self.send_error("bad_message", _("Send one JSON text message of at most "
-                                                       "4 KB."))
-                return
-            try:
-                raw = json.loads(text_data)
-            except (ValueError, RecursionError):
-                # "[[[[…" nested a few thousand deep (still under 4 KB) raises
-                # RecursionError, which is no ValueError.
-                await self.send_error("bad_message", _("That message is not valid JSON."))
-                return
-            try:
-                message = self.adapter.validate_python(raw)
-            except ValidationError as exc:
-                # A well-formed id is echoed, so the phone can tell which message was refused.
-                await self.send_error("bad_message", messages.describe(exc), _echo_id(raw))
-                return
-            if isinstance(message, messages.Refresh):
-                await self.send_view()
-                if not getattr(self, "closing", False):
-                    await self.send_json({"type": "ack", "id": message.id})
-                return
-            try:
-                result = await broadcast.deliver_after(
-                    lambda: database_sync_to_async(self.act)(message))
-                if self.rendering():
-                    self.stale = True  # the screen under way may predate this action
-            except ServiceError as exc:
-                await self.send_json({**exc.as_frame(), "id": message.id})
-                await self.send_view()
-                return
-            ack: dict[str, Any] = {"type": "ack", "id": message.id}
-            if result and result.get("progress"):
-                # A ballot's ack says how full the bag is now: the phone shows it under "your
-                # token is in the bag" (no new screen is rendered for the voter), said as a
-                # moment, since the phone is not told the counts after it.
-                counts = result["progress"]
-                with translation.override(self.language):
-                    text = ngettext("When your token went in, %(n)d of %(of)d had voted.",
-                                    "When your token went in, %(n)d of %(of)d had voted.",
-                                    counts["voted"]) % {"n": counts["voted"], "of": counts["of"]}
-                ack["progress"] = {**counts, "text": text}
-            await self.send_json(ack)
+        # The limit is 4 KB on the wire: UTF-8 bytes, not characters.
+        if text_data is None or len(text_data.encode()) > MAX_FRAME:
+            await self.send_error("bad_message", _("Send one JSON text message of at most "
+                                                   "4 KB."))
+            return
+        try:
+            raw = json.loads(text_data)
+        except (ValueError, RecursionError):
+            # "[[[[…" nested a few thousand deep (still under 4 KB) raises
+            # RecursionError, which is no ValueError.
+            await self.send_error("bad_message", _("That message is not valid JSON."))
+            return
+        try:
+            message = self.adapter.validate_python(raw)
+        except ValidationError as exc:
+            # A well-formed id is echoed, so the phone can tell which message was refused.
+            await self.send_error("bad_message", messages.describe(exc), _echo_id(raw))
+            return
+        if isinstance(message, messages.Refresh):
+            await self.send_view()
+            if not getattr(self, "closing", False):
+                await self.send_json({"type": "ack", "id": message.id})
+            return
+        try:
+            result = await broadcast.deliver_after(
+                lambda: database_sync_to_async(self.act)(message))
+            if self.rendering():
+                self.stale = True  # the screen under way may predate this action
+        except ServiceError as exc:
+            await self.send_json({**exc.as_frame(), "id": message.id})
+            await self.send_view()
+            return
+        ack: dict[str, Any] = {"type": "ack", "id": message.id}
+        if result and result.get("progress"):
+            # A ballot's ack says how full the bag is now: the phone shows it under "your
+            # token is in the bag" (no new screen is rendered for the voter), said as a
+            # moment, since the phone is not told the counts after it.
+            counts = result["progress"]
+            text = ngettext("When your token went in, %(n)d of %(of)d had voted.",
+                            "When your token went in, %(n)d of %(of)d had voted.",
+                            counts["voted"]) % {"n": counts["voted"], "of": counts["of"]}
+            ack["progress"] = {**counts, "text": text}
+        await self.send_json(ack)
 
     async def send_error(self, code: str, message: str, message_id: Any = None) -> None:
         frame = {"type": "error", "code": code, "message": message}
@@ -186,11 +196,10 @@ class LessonConsumer(AsyncJsonWebsocketConsumer):
     def progress_text(self, counts: dict[str, Any]) -> str:
         """A vote's progress at one table, counts only: "5 of 8 have voted" (a bag counted
         where the count changes nothing else on the projector: "The bag has been counted.")."""
-        with translation.override(self.language):
-            if counts.get("counted"):
-                return _("The bag has been counted.")
-            return ngettext("%(n)d of %(of)d has voted", "%(n)d of %(of)d have voted",
-                            counts["voted"]) % {"n": counts["voted"], "of": counts["of"]}
+        if counts.get("counted"):
+            return _("The bag has been counted.")
+        return ngettext("%(n)d of %(of)d has voted", "%(n)d of %(of)d have voted",
+                        counts["voted"]) % {"n": counts["voted"], "of": counts["of"]}
 
     def render(self) -> dict[str, Any]:
         """The frame with this socket's current view: data, and the screen as HTML."""
@@ -304,7 +313,7 @@ class SeatConsumer(LessonConsumer):
         self.lesson = lesson_for(seat.session.game)
         self.adapter = messages.seat_messages(self.lesson)
         # The phone's own language choice (its cookie), else the lesson's.
-        self.language = phone_language(self.scope.get("cookies", {}), seat.session.language)
+        self.speak(phone_language(self.scope.get("cookies", {}), seat.session.language))
         await self.channel_layer.group_add(broadcast.seat_group(seat.pk), self.channel_name)
         await self.accept()
         await self.send_view()
@@ -386,7 +395,7 @@ class TeacherConsumer(LessonConsumer):
         self.adapter = messages.teacher_messages(self.session.lesson)
         self.user_pk = user.pk
         self.session_key = getattr(self.scope.get("session"), "session_key", None)
-        self.language = self.session.language
+        self.speak(self.session.language)
         self.join_url = join_url(_header(self.scope, b"host"),
                                  secure=self.scope.get("scheme") == "wss",
                                  code=self.session.join_code)

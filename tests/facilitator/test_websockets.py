@@ -550,6 +550,39 @@ async def test_eight_phones_voting_at_once_are_counted_exactly_once():
 
 
 @db
+async def test_each_socket_answers_in_its_own_language_at_once():
+    """A Spanish lesson: one phone kept the lesson's language, one chose English. Their
+    refusals, acks and the console's counts, sent at the same time, each come in the
+    socket's own language."""
+    setup = await lesson("tax_vote")
+    await database_sync_to_async(
+        ClassSession.objects.filter(pk=setup["session"]).update)(language="es")
+    spanish_token, english_token = list(setup["tokens"].values())[:2]
+    cookies = await login_cookie(setup["teacher"])
+    projector = await Socket.projector(setup["session"], cookies)
+    spanish = await Socket.phone(spanish_token, "es")
+    english = await Socket.open("/ws/play/", {**seat_cookie(english_token), "sic_lang": "en"},
+                                "en")
+    phase = spanish.view["session"]["stage_id"]
+    for _round in range(3):
+        await wait_all([spanish.send_text("{"), english.send_text("{")])
+        refusals = await wait_all([sock.until(lambda f: f["type"] == "error")
+                                   for sock in (spanish, english)])
+        assert [r["message"] for r in refusals] == ["Ese mensaje no es JSON válido.",
+                                                    "That message is not valid JSON."]
+    refused = await wait_all([sock.do("ballot", kind="tax", option="Z", expected=phase)
+                              for sock in (spanish, english)])
+    assert [r["message"] for r in refused] == ["Esa no es una de las opciones.",
+                                               "That is not one of the options."]
+    acks = await wait_all([sock.ok("ballot", kind="tax", option="A", expected=phase)
+                           for sock in (spanish, english)])
+    assert [a["progress"]["text"][:4] for a in acks] == ["Cuan", "When"]
+    counts = [f["text"] for f in await projector.drain(0.2) if f["type"] == "progress"]
+    assert counts and all("votado" in text for text in counts), counts
+    await close_all(projector, spanish, english)
+
+
+@db
 async def test_a_removed_seat_is_told_and_its_socket_closed():
     setup = await lesson("tax_vote")
     projector, phones = await open_lesson(setup)
