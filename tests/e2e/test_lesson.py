@@ -145,6 +145,8 @@ def vote_round(teacher: Page, phones: list[Page], audit: ui.Audit, kind: str, rn
     # like the rendered line, so "count anyway?" does not ask about this bag.
     expect(progress).to_have_attribute("data-counted", "")
     expect(progress).not_to_have_attribute("data-of", re.compile(".*"))
+    if rnd == 1 and kind == "tax":
+        ui.shot(teacher, "projector-counted-held")
 
 
 @pytest.mark.e2e
