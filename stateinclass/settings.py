@@ -132,6 +132,15 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Django's backend, with health checks only after the connection sat idle
     # (stateinclass/postgresql/base.py): no SELECT 1 before every ballot.
     DATABASES["default"]["ENGINE"] = "stateinclass.postgresql"
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        # psycopg sends each statement and its parameters apart (server-side binding) instead
+        # of quoting the parameters into the statement in Python, and prepares a statement
+        # once a connection has run it 5 times: a ballot's fixed statements are parsed and
+        # planned once per connection (docs/performance.md). No connection pooler sits in
+        # between (a transaction pooler would need prepare_threshold None).
+        "server_side_binding": True,
+        "prepare_threshold": 5,
+    })
 # Keep database connections open between socket messages (docs/performance.md). With the
 # default (0) Channels closed the connection after every message: each ballot opened a new
 # one (a PostgreSQL login; for SQLite, closing the last connection checkpoints the WAL), which
