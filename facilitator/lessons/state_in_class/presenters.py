@@ -190,8 +190,9 @@ def board_as_shown(game: dict[str, Any], session: dict[str, Any]) -> dict[str, A
     if ahead:
         before_end = stage_order(session["stage"]) < stage_order(Stage.END_OF_ROUND)
         if before_end and rnd == 1:
-            source = {"levels": {s: Service().level for s in services},
-                      "funds": {s: Service().fund for s in services}}
+            start = Service()  # every service as a new game deals it
+            source = {"levels": dict.fromkeys(services, start.level),
+                      "funds": dict.fromkeys(services, start.fund)}
         else:
             source = history[rnd - 2] if before_end else entry
         if source.get("levels") is not None:
