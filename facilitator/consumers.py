@@ -49,6 +49,7 @@ from facilitator.lessons import lesson_for
 from facilitator.messages import Id
 from facilitator.models import ClassSession, Seat
 from facilitator.network import join_url
+from facilitator.phone_screens import phone_screens
 from facilitator.screens import phone_context, projector_context
 
 logger = logging.getLogger(__name__)
@@ -352,6 +353,10 @@ class SeatConsumer(LessonConsumer):
         # The service checks, under the table's lock, that this socket's token still holds
         # the seat (see render).
         return messages.seat_act(self.seat.pk, self.lesson, message, token_hash=self.token_hash)
+
+    async def render_async(self) -> dict[str, Any]:
+        # With the other phones waiting for a screen: a table is read once for them all.
+        return await phone_screens(lambda: render_executor(self.audience)).render(self)
 
     async def deliver_view(self, frame: dict[str, Any]) -> None:
         await self.send_json(frame)

@@ -16,7 +16,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
-from facilitator import parties, presence
+from facilitator import parties, presence, table_reads
 from facilitator.errors import ServiceError
 from facilitator.log import engine_of, load_view_state
 from facilitator.models import ClassSession, Seat, Table
@@ -126,8 +126,11 @@ def _seat_view(seat: Seat) -> dict[str, Any]:
         return view
     table = playing.table
     assert table is not None
-    reads = read_tables(table=table)  # its seats, presence and open bag: three statements
-    state = load_view_state(table, reads.voter_names(table))
+    # Its seats, presence and open bag (four statements), and its state: read once for the
+    # phones rendered together (``phone_screens``).
+    reads = table_reads.kept(table.pk) or read_tables(table=table)
+    state = table_reads.remembered(("view_state", table.pk),
+                                   lambda: load_view_state(table, reads.voter_names(table)))
     engine = engine_of(table)
     view["seat"]["table"] = table.number
     seats = reads.roster_seats(table)  # read once: the roster and the team

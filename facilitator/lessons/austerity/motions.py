@@ -32,7 +32,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from facilitator import bags, broadcast, clock, services
+from facilitator import bags, broadcast, clock, services, table_reads
 from facilitator.errors import ServiceError
 from facilitator.lessons.austerity import modes, script
 from facilitator.lessons.austerity.models import Motion, Support, TablePlay
@@ -190,8 +190,10 @@ def motions_info(table: Table, session: ClassSession, state: GameState,
     voting = _voting_ids(table) if voting is None else voting
     names = {s.pk: s.nickname for s in seats}
     out = []
-    for motion in (Motion.objects.filter(table=table, year=year).order_by("number")
-                   .prefetch_related("supports")):
+    for motion in table_reads.remembered(  # read once for the phones rendered together
+            ("austerity.motions", table.pk, year),
+            lambda: list(Motion.objects.filter(table=table, year=year).order_by("number")
+                         .prefetch_related("supports"))):
         backers = sorted(names.get(s.seat_id, "") for s in motion.supports.all())
         decision = decision_id(motion.year, motion.number)
         status = "voting" if decision in voting else motion.status
