@@ -14,13 +14,22 @@ from django.test.utils import CaptureQueriesContext
 
 from facilitator import clock, services, table_reads
 from facilitator.consumers import SeatConsumer
+from facilitator.errors import ServiceError
 from facilitator.lessons.austerity import motions
 from facilitator.lessons.austerity.lesson import LESSON
 from facilitator.lessons.state_in_class.stages import Stage
 from facilitator.models import ClassSession, Seat
 from facilitator.phone_screens import PhoneScreens, render_together
 from tests.facilitator import austerity_lesson as aus
-from tests.facilitator.lesson import deterministic, drive_to, fresh, humans, started
+from tests.facilitator.lesson import (
+    deterministic,
+    drive_to,
+    fresh,
+    humans,
+    join,
+    make_teacher,
+    started,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -168,3 +177,16 @@ def test_the_queue_renders_waiting_phones_in_one_job_and_each_gets_its_own_scree
     assert isinstance(results[2], RuntimeError)
     assert isinstance(results[4], asyncio.CancelledError)
     assert jobs == [1, 3]  # the three waiting phones in one job; the one that left skipped
+
+
+@pytest.mark.parametrize("game", ["crisis", "poleconomy"])
+def test_every_modules_phones_together_see_what_each_sees_alone(game: str) -> None:
+    session = services.session_create(owner=make_teacher(), game=game, options={})
+    join(session, 9)  # Crisis: three teams of three
+    services.session_start(session=fresh(session), seed=5)
+    for _stage in range(4):
+        assert_same_screens(session, ("en", "es"))
+        try:
+            services.session_advance(session=fresh(session), expected=fresh(session).stage_id)
+        except ServiceError:  # this stage waits for the students' moves
+            break
