@@ -17,7 +17,6 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db.models import Count, Max
-from django.utils.translation import get_language
 
 from facilitator import bags as platform_bags
 from facilitator import parties, table_reads
@@ -157,9 +156,10 @@ def seat_facts(session: ClassSession, seat: Seat, table: Table) -> dict[str, Any
     reloaded phone shows that, not the ballot again)."""
     open_bag = platform_bags.open_bag(table)  # read once per screen (table_reads)
     voted = open_bag is not None and seat.pk in platform_bags.voter_ids(open_bag)
-    # The table's part, read once for the phones rendered together (``phone_screens``).
-    screens = table_reads.remembered(("austerity.facts", table.pk, get_language()),
-                                     lambda: table_facts(table))
+    # The table's part, read once for the phones rendered together (``phone_screens``). It
+    # holds codes and the engine's English sources, never translated words: one read serves
+    # every language.
+    screens = table_reads.remembered(("austerity.facts", table.pk), lambda: table_facts(table))
     return {"screens": screens,
             "can": {"voted": voted,
                     "vote": open_bag.decision if open_bag is not None and not voted else None}}
