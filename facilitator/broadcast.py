@@ -116,5 +116,14 @@ def progress(session_id: int, table_number: int, what: dict[str, Any],
         after_commit([seat_group(seat_id)], {"type": "lesson.refresh"})
 
 
+def counted(table_number: int, bag: str, seat_ids: Iterable[int]) -> None:
+    """A held count at one table: these phones turn what their screen marks as lasting
+    until bag ``bag`` is counted into what follows it (``data-until-counted``,
+    static/js/live.js), without rendering a screen."""
+    groups = [seat_group(s) for s in seat_ids]
+    if groups:
+        after_commit(groups, {"type": "lesson.counted", "table": table_number, "bag": bag})
+
+
 def seat_removed(seat_id: int) -> None:
     after_commit([seat_group(seat_id)], {"type": "lesson.removed"})

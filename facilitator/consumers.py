@@ -13,7 +13,8 @@ Protocol (JSON text frames, each with a ``type``):
   ``view``, the data it was rendered from), ``progress`` (projector:
   "5 of 8 have voted", counts and text), ``presence {seat, connected}``
   (projector: a phone came or went), ``ack {id}`` (a ballot's also carries its bag's
-  ``progress``), ``error {code, message, id}``, ``removed``.
+  ``progress``), ``counted {table, bag}`` (phone: a held count, see ``broadcast.counted``),
+  ``error {code, message, id}``, ``removed``.
 
 Bad input gets an ``error`` frame and changes nothing; the socket stays open.
 """
@@ -376,6 +377,9 @@ class SeatConsumer(LessonConsumer):
             context = {**phone_context(view), "csrf_token": self.csrf_token()}
             html = render_to_string("play/_screen.html", context)
         return view_frame(view, html)
+
+    async def lesson_counted(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "counted", "table": event["table"], "bag": event["bag"]})
 
     async def lesson_removed(self, event: dict[str, Any]) -> None:
         with translation.override(self.language):

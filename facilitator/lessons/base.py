@@ -217,14 +217,19 @@ class Lesson:
 
     def after_count(self, state: Any, seats: list[Seat]) -> list[int]:
         """The seats whose screens a count changes (others show the same until the teacher
-        reveals it); their phones are re-rendered."""
+        reveals it). Their phones are rendered again, or, where the count only marks the bag
+        (``count_only_marks_the_bag``), sent a ``counted`` frame."""
         return [s.pk for s in seats]
 
-    def count_only_marks_the_bag(self, session: ClassSession) -> bool:
-        """True where a count, at ``session``'s stage, changes nothing on the projector but
-        the table's vote line, which turns to "The bag has been counted." Then the count's
-        progress frame says so (``counted``) and the projector is not rendered again for it
-        (docs/performance.md). False (the default): the projector is rendered again."""
+    def count_only_marks_the_bag(self, session: ClassSession, decision: str) -> bool:
+        """True where the count of ``decision``'s bag, at ``session``'s stage, changes no
+        screen but in what the count's frame carries out on the page (static/js/live.js):
+        the table's vote line turns to what a counted bag's says (``data-counted``), and each
+        part marked ``data-until-counted`` with the bag's generation gives way to the
+        ``<template data-once-counted>`` after it (or to nothing). Then the projector is
+        not rendered again, and the seats ``after_count`` names get a ``counted`` frame
+        instead of a new screen (docs/performance.md). False (the default): they are
+        rendered again."""
         return False
 
     # ------------------------------------------------------------------ screens

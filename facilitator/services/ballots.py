@@ -149,7 +149,7 @@ def _ballot(seat_id: int, kind: Any, decision: Any, option: Any, expected: str |
     voted = voted | {seat.pk}  # the bag's voters, read under the table's lock, and this one
     progress = {"voted": len(voted), "of": voters(seats)}
     full = everyone_voted(seats, voted)
-    marks_only = full and lesson.count_only_marks_the_bag(session)
+    marks_only = full and lesson.count_only_marks_the_bag(session, decision)
     # The projectors' count goes out at once, the last ballot's too: the screen a count
     # changes follows when it has been rendered; where the count changes only the table's
     # line, the frame says it was counted and nothing is rendered for it.
@@ -160,5 +160,8 @@ def _ballot(seat_id: int, kind: Any, decision: Any, option: Any, expected: str |
         return progress, False
     state = table_settle(table, session, last_step(session), load_state(table), seats,
                          filled=(bag, voted))
-    broadcast.refresh(session.pk, lesson.after_count(state, seats), projector=not marks_only)
+    if marks_only:  # the phones a count changes turn their marked parts, rendering nothing
+        broadcast.counted(table.number, bags.generation(bag), lesson.after_count(state, seats))
+    else:
+        broadcast.refresh(session.pk, lesson.after_count(state, seats))
     return None, False

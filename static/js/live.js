@@ -46,6 +46,7 @@ function connect() {
 function receive(message) {
   if (message.type === "view") {
     swap(message.html, message.phase);
+    reapplyHeld(message.phase);
     reapplyCounts(message.phase);
     resendIfLost(message.phase);
   } else if (message.type === "progress") {
@@ -59,7 +60,10 @@ function receive(message) {
       counts[message.table] = { phase, bag: message.bag, voted: message.voted,
                                 text: message.text, counted: Boolean(message.counted) };
     }
+    if (message.counted) holdCount(message.table, message.bag);
     showCount(message.table, message.voted, message.text, message.bag, message.counted);
+  } else if (message.type === "counted") {
+    holdCount(message.table, message.bag);  // a phone: a held count at its table
   } else if (message.type === "ack") {
     if (pending && pending.id === message.id) {
       if (pending.message.type === "ballot") showVoted(message.progress);
@@ -120,6 +124,35 @@ function reapplyCounts(phase) {
     } else {
       delete counts[table];
     }
+  }
+}
+
+// ---- a held count: what the count changes on a screen, without a new screen ----
+// Parts of a screen that last only until their table's bag is counted are marked
+// data-until-counted (with the bag's generation, data-bag); the part the count brings follows
+// each in a <template data-once-counted> (none: the part goes). The server renders the same
+// after the count. A screen rendered just before the count can arrive after its frame: the
+// count is kept for the moment it belongs to and carried out on that screen too.
+const held = {};
+function holdCount(table, bag) {
+  held[table] = { phase: live.dataset.phase, bag };
+  showCounted(table, bag);
+}
+function showCounted(table, bag) {
+  for (const part of live.querySelectorAll(`[data-until-counted="${table}"]`)) {
+    if (bag && part.dataset.bag && part.dataset.bag !== bag) continue;
+    const next = part.nextElementSibling;
+    if (next && next.matches(`template[data-once-counted="${table}"]`)) {
+      part.replaceWith(next.content.cloneNode(true));
+      next.remove();
+    } else {
+      part.remove();
+    }
+  }
+}
+function reapplyHeld(phase) {
+  for (const [table, count] of Object.entries(held)) {
+    if (count.phase === phase) showCounted(table, count.bag); else delete held[table];
   }
 }
 

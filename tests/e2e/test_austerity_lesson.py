@@ -12,11 +12,12 @@ screenshots of every kind of screen are saved in artifacts/austerity/.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, WebSocketRoute, expect
 
 from tests.e2e import ui
 from tests.e2e.live import PHONE, PROJECTOR
@@ -27,6 +28,7 @@ NICKNAMES = ["Ana", "Bruno", "Chen", "Dara", "Emil", "Fatou", "Goran", "Hana", "
 VOTES = {"budget_taxes": 1, "budget_borrow": 0, "budget_loan": 1, "budget_policy": 0,
          "budget_institution": 0}
 SHOTS = ui.ARTIFACTS / "austerity"
+COUNT_NOW = "Contar ya la votación de esta mesa"
 
 
 def shot(target: Page, name: str, *, full_page: bool = False) -> None:
@@ -120,6 +122,11 @@ def vote_item(teacher: Page, phones: list[Page], stage: str, audit: ui.Audit,
         expect(teacher.locator(".aus-now [data-progress][data-voted]")).to_have_count(0)
         expect(teacher.locator(".aus-now").get_by_text("Ya ha votado todo el mundo.").first
                ).to_be_visible()
+        # Carried out by the counts' frames, no screen rendered: every voter's heading, and
+        # no table's "count now" button left.
+        for phone in ballots:
+            expect(phone.locator("#now h1:visible")).to_have_text("Ya ha votado todo el mundo")
+        expect(teacher.get_by_role("button", name=COUNT_NOW)).to_have_count(0)
         if "projector-counted" not in seen:
             seen.add("projector-counted")
             shot(teacher, "projector-counted-held")
@@ -282,3 +289,74 @@ def test_a_whole_austerity_lesson_in_spanish_with_ten_phones(
         assert english not in live, english
     audit.assert_clean()
     assert not wrong, "\n".join(wrong)
+
+
+def replaying(page: Page, path: str) -> list[str]:
+    """Route ``page``'s socket to ``path`` through the test; returns the list of the
+    screens (``view`` frames) the server sends, in order, and keeps the route's page side
+    last in ``replaying.to_page`` (to send it an old screen again)."""
+    views: list[str] = []
+
+    def through(page_side: WebSocketRoute) -> None:
+        server = page_side.connect_to_server()
+
+        def from_server(message: str | bytes) -> None:
+            if isinstance(message, str) and json.loads(message).get("type") == "view":
+                views.append(message)
+            page_side.send(message)
+
+        server.on_message(from_server)
+        page.to_page = page_side  # type: ignore[attr-defined]
+
+    page.route_web_socket(re.compile(path), through)
+    ui.reload(page)
+    return views
+
+
+@pytest.mark.e2e
+def test_a_screen_rendered_before_a_held_count_shows_the_count_when_it_arrives_after_it(
+        browser: Browser, austerity_server: str, contexts: list[BrowserContext]) -> None:
+    """A budget item's count renders no screen: its frames turn the console's vote block
+    and each phone's heading. A screen rendered just before the count can arrive after those
+    frames; it shows the count too."""
+    teacher_context = browser.new_context(base_url=austerity_server, **PROJECTOR)
+    contexts.append(teacher_context)
+    teacher = teacher_context.new_page()
+    ui.log_in(teacher)
+    address = open_lesson(teacher, students=4, title="Austeridad 4A")
+    phones = []
+    for name in NICKNAMES[:4]:
+        context = browser.new_context(base_url=austerity_server, locale="es-ES", **PHONE)
+        contexts.append(context)
+        phones.append(context.new_page())
+        join_es(phones[-1], address, name)
+    ui.press_next(teacher, "click")  # one table of four, at the tax item
+    expect(ui.topbar(teacher)).to_have_attribute("data-stage", "budget_taxes")
+    for phone in phones[:3]:
+        phone.locator("#now input[name=option]").nth(0).check()
+        phone.get_by_role("button", name="Meter mi ficha en la bolsa").click()
+        expect(phone.locator("#now h1:visible")).to_have_text("Tu ficha está en la bolsa")
+    expect(teacher.locator("[data-progress]")).to_have_text("3 de 4 han votado")
+    # Screens rendered before the count: the console's at 3 of 4, a voter's reloaded phone.
+    console_views = replaying(teacher, r"/ws/lesson/")
+    phone_views = replaying(phones[0], r"/ws/play/")
+    expect(phones[0].locator("#now h1:visible")).to_have_text("Tu ficha está en la bolsa")
+    stale_console, stale_phone = console_views[-1], phone_views[-1]
+    assert "data-until-counted" in stale_console and "data-until-counted" in stale_phone
+    phones[3].locator("#now input[name=option]").nth(0).check()
+    phones[3].get_by_role("button", name="Meter mi ficha en la bolsa").click()
+    counted = teacher.locator(".aus-now [data-progress][data-counted]")
+    expect(counted).to_have_text("Ya ha votado todo el mundo.")
+    expect(teacher.get_by_role("button", name=COUNT_NOW)).to_have_count(0)
+    for phone in phones:
+        expect(phone.locator("#now h1:visible")).to_have_text("Ya ha votado todo el mundo")
+    assert len(console_views) == 1 + console_views.index(stale_console)  # nothing rendered
+    # The old screens arrive now, after the count's frames: they show the count as well.
+    teacher.to_page.send(stale_console)  # type: ignore[attr-defined]
+    phones[0].to_page.send(stale_phone)  # type: ignore[attr-defined]
+    teacher.wait_for_timeout(300)
+    expect(counted).to_have_text("Ya ha votado todo el mundo.")
+    expect(teacher.locator(".aus-now h3")).to_have_text("Subir impuestos")
+    expect(teacher.get_by_role("button", name=COUNT_NOW)).to_have_count(0)
+    expect(phones[0].locator("#now h1:visible")).to_have_text("Ya ha votado todo el mundo")
+    shot(teacher, "projector-held-count-after-an-old-screen")

@@ -166,6 +166,16 @@ class AusterityLesson(Lesson):
                  step: TeacherStep | None) -> Any:
         return deciding.on_count(table, state, decision, result, step)
 
+    def count_only_marks_the_bag(self, session: ClassSession, decision: str) -> bool:
+        # A budget item counted at its own stage is held back until the teacher moves on
+        # (``facts``: the screens show the board as it was before the count). Its count
+        # changes only the table's vote block on the console ("Everyone has voted."), the
+        # "Count this table's vote now" button, and each phone's heading, all marked in the
+        # templates (tests/facilitator/test_austerity_held_count.py compares the screens
+        # around each count). A motion's or a decision's ballot is played out at once.
+        item = script.STAGE_ITEMS.get(session.stage)
+        return item is not None and decision == script.decision_id(script.year_of(session), item)
+
     def bot_action(self, table: Table, session: ClassSession, state: Any,
                    seat: Seat) -> dict[str, Any] | None:
         return None  # the bot minister plays in deciding.follow (it opens ballots too)

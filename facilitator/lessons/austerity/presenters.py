@@ -373,7 +373,7 @@ def phone_context(view: dict[str, Any]) -> dict[str, Any]:
         ctx["decide"] = decision_block(main[0], game) if main else None
         ctx["actions"] = decision_block(actions[0], game) if actions else None
     if session.get("portfolios") and seat.get("portfolio"):
-        mine_ = seat["portfolio"]
+        mine_ = portfolios.as_shown(seat["portfolio"], table["game"])
         ctx["portfolio"] = {**mine_, "debt": mine_["portfolio"] == portfolios.TREASURY}
     return ctx
 

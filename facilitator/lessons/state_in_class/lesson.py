@@ -111,7 +111,7 @@ class StateInClassLesson(Lesson):
     def after_count(self, state: Any, seats: list[Seat]) -> list[int]:
         return bots.after_count(state, seats)
 
-    def count_only_marks_the_bag(self, session: ClassSession) -> bool:
+    def count_only_marks_the_bag(self, session: ClassSession, decision: str) -> bool:
         # In a voting stage the count is held back: the projector shows the result, the
         # payments and any tie when the teacher moves on (``pacing.tie_shown``), so until then
         # a count only turns its table's line to "The bag has been counted."
