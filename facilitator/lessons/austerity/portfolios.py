@@ -79,4 +79,3 @@ def as_shown(entry: dict[str, Any], game: dict[str, Any]) -> dict[str, Any]:
         value = game["tracks"][track]
     shown = Standing(portfolio, entry["start"], value)
     return {**entry, "value": shown.value, "change": shown.change}
-
