@@ -360,3 +360,4 @@ def test_a_screen_rendered_before_a_held_count_shows_the_count_when_it_arrives_a
     expect(teacher.get_by_role("button", name=COUNT_NOW)).to_have_count(0)
     expect(phones[0].locator("#now h1:visible")).to_have_text("Ya ha votado todo el mundo")
     shot(teacher, "projector-held-count-after-an-old-screen")
+    shot(phones[0], "phone-held-count-after-an-old-screen")
