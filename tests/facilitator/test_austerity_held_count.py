@@ -15,16 +15,13 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Any
 
 import pytest
-from django.template.loader import render_to_string
 
-from facilitator import bags, broadcast, selectors, services
+from facilitator import bags, services
 from facilitator.lessons.austerity import modes, script
 from facilitator.lessons.austerity import services as aus_services
 from facilitator.models import Bag, ClassSession, Seat
-from facilitator.screens import phone_context, projector_context
 from tests.facilitator.austerity_lesson import (
     advance,
     minister_answers,
@@ -36,6 +33,7 @@ from tests.facilitator.austerity_lesson import (
     vote,
 )
 from tests.facilitator.lesson import deterministic, fresh
+from tests.facilitator.told import Told, console, listen, screen
 
 pytestmark = pytest.mark.django_db
 
@@ -43,17 +41,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def offered(monkeypatch: pytest.MonkeyPatch) -> None:
     deterministic(monkeypatch)
-
-
-def screen(seat: Seat) -> str:
-    view = selectors.seat_view(seat)
-    return render_to_string("play/_screen.html", {**phone_context(view), "csrf_token": "x"})
-
-
-def console(session: ClassSession) -> str:
-    view = selectors.projector_view(fresh(session))
-    return render_to_string("facilitator/_console_live.html",
-                            {**projector_context(view, join_url="http://x/"), "csrf_token": "x"})
 
 
 def as_counted(html: str, table: int, bag: str) -> str:
@@ -76,45 +63,9 @@ def same(html: str) -> str:
     return re.sub(r">\s+<", "><", re.sub(r"\s+", " ", html)).strip()
 
 
-class Told:
-    """What the services ask the screens to do."""
-
-    def __init__(self) -> None:
-        self.rendered: list[int] = []
-        self.projector = 0
-        self.counted: list[tuple[int, str, list[int]]] = []
-        self.progress: list[dict[str, Any]] = []
-
-    def clear(self) -> None:
-        self.__init__()  # type: ignore[misc]
-
-
 @pytest.fixture
 def told(monkeypatch: pytest.MonkeyPatch) -> Told:
-    told = Told()
-    real_refresh, real_progress, real_counted = (broadcast.refresh, broadcast.progress,
-                                                 broadcast.counted)
-
-    def refresh(session_id: int, seat_ids: Any = (), *, projector: bool = True) -> None:
-        seat_ids = list(seat_ids)
-        told.rendered.extend(seat_ids)
-        told.projector += projector
-        real_refresh(session_id, seat_ids, projector=projector)
-
-    def progress(session_id: int, table_number: int, what: dict[str, Any],
-                 seat_id: int | None = None) -> None:
-        told.progress.append(what)
-        real_progress(session_id, table_number, what, seat_id)
-
-    def counted(table_number: int, bag: str, seat_ids: Any) -> None:
-        seat_ids = list(seat_ids)
-        told.counted.append((table_number, bag, seat_ids))
-        real_counted(table_number, bag, seat_ids)
-
-    monkeypatch.setattr(broadcast, "refresh", refresh)
-    monkeypatch.setattr(broadcast, "progress", progress)
-    monkeypatch.setattr(broadcast, "counted", counted)
-    return told
+    return listen(monkeypatch)
 
 
 def count_each_table(session: ClassSession, rng: random.Random, told: Told) -> int:

@@ -17,14 +17,13 @@ import re
 from typing import Any
 
 import pytest
-from django.template.loader import render_to_string
 
-from facilitator import broadcast, selectors, services
+from facilitator import selectors, services
 from facilitator.lessons.state_in_class import services as sic_services
 from facilitator.lessons.state_in_class.stages import Stage
 from facilitator.log import load_state
 from facilitator.models import ClassSession, Seat
-from facilitator.screens import phone_context, projector_context
+from facilitator.screens import phone_context
 from tests.facilitator.lesson import (
     advance,
     break_ties,
@@ -34,19 +33,9 @@ from tests.facilitator.lesson import (
     join,
     make_session,
 )
+from tests.facilitator.told import Told, console, listen, screen
 
 OPTIONS = {"tax": ["A", "B", "C", "D"], "budget": ["health", "education", "shield"]}
-
-
-def screen(seat: Seat) -> str:
-    view = selectors.seat_view(seat)
-    return render_to_string("play/_screen.html", {**phone_context(view), "csrf_token": "x"})
-
-
-def console(session: ClassSession) -> str:
-    view = selectors.projector_view(fresh(session))
-    return render_to_string("facilitator/_console_live.html",
-                            {**projector_context(view, join_url="http://x/"), "csrf_token": "x"})
 
 
 def counted_line(html: str, table_number: int) -> str:
@@ -59,40 +48,9 @@ def counted_line(html: str, table_number: int) -> str:
                     "The bag has been counted.</p>", html)
 
 
-class Told:
-    """What the services ask the screens to do: seats to re-render, projector refreshes,
-    progress frames."""
-
-    def __init__(self) -> None:
-        self.seats: list[int] = []
-        self.projector = 0
-        self.progress: list[dict[str, Any]] = []
-
-    def clear(self) -> None:
-        self.seats.clear()
-        self.projector = 0
-        self.progress.clear()
-
-
 @pytest.fixture
 def told(monkeypatch: pytest.MonkeyPatch) -> Told:
-    told = Told()
-    real_refresh, real_progress = broadcast.refresh, broadcast.progress
-
-    def refresh(session_id: int, seat_ids: Any = (), *, projector: bool = True) -> None:
-        seat_ids = list(seat_ids)
-        told.seats.extend(seat_ids)
-        told.projector += projector
-        real_refresh(session_id, seat_ids, projector=projector)
-
-    def progress(session_id: int, table_number: int, what: dict[str, Any],
-                 seat_id: int | None = None) -> None:
-        told.progress.append(what)
-        real_progress(session_id, table_number, what, seat_id)
-
-    monkeypatch.setattr(broadcast, "refresh", refresh)
-    monkeypatch.setattr(broadcast, "progress", progress)
-    return told
+    return listen(monkeypatch)
 
 
 def count_each_table(session: ClassSession, kind: str, rng: random.Random, told: Told) -> int:
@@ -115,8 +73,9 @@ def count_each_table(session: ClassSession, kind: str, rng: random.Random, told:
                                     expected=session.stage_id) is None  # counted
         # The last voter's own phone turns to "your token is in the bag" from its ack.
         changed = {s.pk for s in phones if screen(s) != before[s.pk]} - {voters[-1].pk}
-        assert changed <= set(told.seats), (kind, session.round, changed, told.seats)
-        assert told.seats == []
+        assert changed <= set(told.rendered), (kind, session.round, changed, told.rendered)
+        assert told.rendered == []
+        assert all(not seats for _t, _b, seats in told.counted)  # no phone is told a thing
         assert told.projector == 0  # nothing is rendered for the count...
         assert [p.get("counted") for p in told.progress] == [True]  # ...its frame says it
         assert console(session) == counted_line(projector, table.number)
