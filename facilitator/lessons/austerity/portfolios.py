@@ -64,18 +64,3 @@ def standing(portfolio: str, state: Any, start: Any) -> Standing:
     if track is None:
         return Standing(portfolio, debt(start), debt(state))
     return Standing(portfolio, start.tracks[track], state.tracks[track])
-
-
-def as_shown(entry: dict[str, Any], game: dict[str, Any]) -> dict[str, Any]:
-    """A seat's portfolio (``info``'s entry) as of the board a screen shows, ``game`` (an
-    engine's public view): while a budget item's count is held back the screens show the
-    board before it (``facts``), and the portfolio must not give the count away."""
-    portfolio = entry["portfolio"]
-    track = TRACK_OF[portfolio]
-    if track is None:
-        value = game["bag"][data.DEBT] + game["used"][data.DEBT] + list(game["current"]).count(
-            data.DEBT)
-    else:
-        value = game["tracks"][track]
-    shown = Standing(portfolio, entry["start"], value)
-    return {**entry, "value": shown.value, "change": shown.change}

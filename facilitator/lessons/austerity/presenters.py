@@ -78,6 +78,16 @@ def debt_of(game: dict[str, Any]) -> int:
             + game["current"].count(data.DEBT))
 
 
+def portfolio_as_shown(entry: dict[str, Any], game: dict[str, Any]) -> dict[str, Any]:
+    """A seat's portfolio (``info``'s entry, from the state now) as of the board a screen
+    shows, ``game``: while a budget item's count is held back the screens show the board
+    before it (``facts``), and the portfolio must not give the count away."""
+    track = portfolios.TRACK_OF[entry["portfolio"]]
+    value = debt_of(game) if track is None else game["tracks"][track]
+    shown = portfolios.Standing(entry["portfolio"], entry["start"], value)
+    return {**entry, "value": shown.value, "change": shown.change}
+
+
 def decision_block(decision: dict[str, Any], game: dict[str, Any]) -> dict[str, Any]:
     """One of the engine's decisions with its options said as what they do."""
     kind = decision["action"]
@@ -373,7 +383,7 @@ def phone_context(view: dict[str, Any]) -> dict[str, Any]:
         ctx["decide"] = decision_block(main[0], game) if main else None
         ctx["actions"] = decision_block(actions[0], game) if actions else None
     if session.get("portfolios") and seat.get("portfolio"):
-        mine_ = portfolios.as_shown(seat["portfolio"], table["game"])
+        mine_ = portfolio_as_shown(seat["portfolio"], table["game"])
         ctx["portfolio"] = {**mine_, "debt": mine_["portfolio"] == portfolios.TREASURY}
     return ctx
 
