@@ -160,8 +160,9 @@ def _ballot(seat_id: int, kind: Any, decision: Any, option: Any, expected: str |
         return progress, False
     state = table_settle(table, session, last_step(session), load_state(table), seats,
                          filled=(bag, voted))
+    changed = lesson.after_count(state, seats)
     if marks_only:  # the phones a count changes turn their marked parts, rendering nothing
-        broadcast.counted(table.number, bags.generation(bag), lesson.after_count(state, seats))
+        broadcast.counted(table.number, bags.generation(bag), changed)
     else:
-        broadcast.refresh(session.pk, lesson.after_count(state, seats))
+        broadcast.refresh(session.pk, changed)
     return None, False
