@@ -291,26 +291,30 @@ def test_a_whole_austerity_lesson_in_spanish_with_ten_phones(
     assert not wrong, "\n".join(wrong)
 
 
-def replaying(page: Page, path: str) -> list[str]:
-    """Route ``page``'s socket to ``path`` through the test; returns the list of the
-    screens (``view`` frames) the server sends, in order, and keeps the route's page side
-    last in ``replaying.to_page`` (to send it an old screen again)."""
-    views: list[str] = []
+class Replaying:
+    """``page``'s socket to ``path``, routed through the test: the screens (``view``
+    frames) the server sends, in order, and ``send`` to hand the page a frame again."""
 
-    def through(page_side: WebSocketRoute) -> None:
+    def __init__(self, page: Page, path: str) -> None:
+        self.views: list[str] = []
+        self.to_page: WebSocketRoute | None = None
+        page.route_web_socket(re.compile(path), self._through)
+        ui.reload(page)
+
+    def _through(self, page_side: WebSocketRoute) -> None:
         server = page_side.connect_to_server()
 
         def from_server(message: str | bytes) -> None:
             if isinstance(message, str) and json.loads(message).get("type") == "view":
-                views.append(message)
+                self.views.append(message)
             page_side.send(message)
 
         server.on_message(from_server)
-        page.to_page = page_side  # type: ignore[attr-defined]
+        self.to_page = page_side
 
-    page.route_web_socket(re.compile(path), through)
-    ui.reload(page)
-    return views
+    def send(self, message: str) -> None:
+        assert self.to_page is not None, "the page's socket never opened"
+        self.to_page.send(message)
 
 
 @pytest.mark.e2e
@@ -338,8 +342,9 @@ def test_a_screen_rendered_before_a_held_count_shows_the_count_when_it_arrives_a
         expect(phone.locator("#now h1:visible")).to_have_text("Tu ficha está en la bolsa")
     expect(teacher.locator("[data-progress]")).to_have_text("3 de 4 han votado")
     # Screens rendered before the count: the console's at 3 of 4, a voter's reloaded phone.
-    console_views = replaying(teacher, r"/ws/lesson/")
-    phone_views = replaying(phones[0], r"/ws/play/")
+    console_socket = Replaying(teacher, r"/ws/lesson/")
+    phone_socket = Replaying(phones[0], r"/ws/play/")
+    console_views, phone_views = console_socket.views, phone_socket.views
     expect(phones[0].locator("#now h1:visible")).to_have_text("Tu ficha está en la bolsa")
     stale_console, stale_phone = console_views[-1], phone_views[-1]
     assert "data-until-counted" in stale_console and "data-until-counted" in stale_phone
@@ -352,8 +357,8 @@ def test_a_screen_rendered_before_a_held_count_shows_the_count_when_it_arrives_a
         expect(phone.locator("#now h1:visible")).to_have_text("Ya ha votado todo el mundo")
     assert len(console_views) == 1 + console_views.index(stale_console)  # nothing rendered
     # The old screens arrive now, after the count's frames: they show the count as well.
-    teacher.to_page.send(stale_console)  # type: ignore[attr-defined]
-    phones[0].to_page.send(stale_phone)  # type: ignore[attr-defined]
+    console_socket.send(stale_console)
+    phone_socket.send(stale_phone)
     teacher.wait_for_timeout(300)
     expect(counted).to_have_text("Ya ha votado todo el mundo.")
     expect(teacher.locator(".aus-now h3")).to_have_text("Subir impuestos")
