@@ -357,8 +357,10 @@ def test_a_whole_crisis_lesson_in_spanish(browser: Browser, server: str, offsite
 
 
 def turn_letter(teacher: Page) -> str:
-    turn = teacher.locator(".crisis-turn .team")
-    return turn.first.inner_text().strip() if turn.count() else ""
+    """The team whose turn the console shows now, "" if none: read in one look, since the
+    console's next screen may take the turn away between two."""
+    shown = teacher.locator(".crisis-turn .team").all_inner_texts()
+    return shown[0].strip() if shown else ""
 
 
 def play_planning(teacher: Page, teams: dict[str, Team], rnd: int, suggested: set[str],
