@@ -66,12 +66,15 @@ def play_turn(state: GameState, events: list[Event], p: Player,
         return
     if p.position in data.CORNERS and chosen.get("track") in data.TRACKS:
         p.track = chosen["track"]
+    # The track moved along: the square's own off a corner; on a corner the one named, else
+    # the one the player arrived by.
+    p.track = data.SQUARES[p.position].track or p.track
     a, b = roll(state, events, p.name, "move")
     if (a, b) == (6, 6):
         business_disaster(state, events, p)
         return
     target = data.ahead(p.position, a + b, p.track)
-    p.position = target
+    relocate(state, p, target)  # off a corner the track is the square's own
     emit(state, events, {"type": "move", "player": p.name, "to": target, "how": "roll",
                          "steps": a + b, "track": p.track})
     land(state, events, p, target)

@@ -109,7 +109,16 @@ def stated_situation(state: GameState, start: Any, events: list[Event]) -> None:
                               "from 2 to 12."))
     cash = per_player("cash", lambda n: 4 * bis[n] + 10, _is_count)
     positions = per_player("positions", lambda n: data.START, lambda v: v in data.SQUARES)
-    tracks = per_player("tracks", lambda n: data.INNER, lambda v: v in data.TRACKS)
+    # A player off the corners is on their square's track; on a corner (or Start) the stated
+    # track is the one they arrived by, the inner one unless stated.
+    tracks = per_player("tracks", lambda n: data.SQUARES[positions[n]].track or data.INNER,
+                        lambda v: v in data.TRACKS)
+    for n in names:
+        own = data.SQUARES[positions[n]].track
+        if own is not None and tracks[n] != own:
+            raise InvalidConfig(_("'start.tracks' puts {player} on the {track} track, but "
+                                  "{square} is on the {own} track."), player=n,
+                                track=tracks[n], square=positions[n], own=own)
     life = per_player("life_insurance", lambda n: 0, _is_count)
     bonds = per_player("bonds", lambda n: 0, _is_count)
     votes = per_player("votes", lambda n: 7, _is_count)
