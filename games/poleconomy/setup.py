@@ -116,9 +116,11 @@ def stated_situation(state: GameState, start: Any, events: list[Event]) -> None:
     for n in names:
         own = data.SQUARES[positions[n]].track
         if own is not None and tracks[n] != own:
-            raise InvalidConfig(_("'start.tracks' puts {player} on the {track} track, but "
-                                  "{square} is on the {own} track."), player=n,
-                                track=tracks[n], square=positions[n], own=own)
+            texts = {data.INNER: _("'start.tracks' cannot put {player} on the outer track: "
+                                   "{square} is on the inner track."),
+                     data.OUTER: _("'start.tracks' cannot put {player} on the inner track: "
+                                   "{square} is on the outer track.")}
+            raise InvalidConfig(texts[own], player=n, square=positions[n])
     life = per_player("life_insurance", lambda n: 0, _is_count)
     bonds = per_player("bonds", lambda n: 0, _is_count)
     votes = per_player("votes", lambda n: 7, _is_count)
