@@ -63,7 +63,8 @@ class Policy:
             "corners": {data.BUSINESS_INSURANCE: me.cash > 30,
                         data.LIFE_INSURANCE: me.cash > 40,
                         data.BONDS_CORNER: 1 if me.cash > 80 else 0},
-            "opportunity": next((f for f in _mine(state, name)), "inc1"),
+            "opportunity": next((f for f in _mine(state, name)),
+                                "inc1" if "inc1" in state.layout().squares else data.START),
         }
         targets = _richest_target(state, name)
         if targets:
@@ -126,8 +127,8 @@ class RandomPolicy(Policy):
         else:
             orders["move"] = {"roll": True, "track": rng.choice(data.TRACKS)}
         if rng.random() < 0.5:
-            orders["opportunity"] = rng.choice([s for s in data.SQUARES
-                                                if not data.SQUARES[s].opportunity])
+            squares = state.layout().squares
+            orders["opportunity"] = rng.choice([s for s in squares if not squares[s].opportunity])
         if name == state.pm:
             pm = self.pm_orders(state, name)
             pm["reverse"] = rng.random() < 0.2

@@ -12,7 +12,10 @@ effect), the first square after Business Insurance.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Any
 
 from games.i18n import _
 
@@ -154,16 +157,79 @@ ADVERTISERS = tuple(s for s in SQUARES if SQUARES[s].kind == ADVERTISER)
 FIRMS = COMPANIES + ADVERTISERS
 
 
+@dataclass(frozen=True)
+class Board:
+    """A game's board and Inflation Index track: our edition's, or a record's override.
+
+    ``squares`` holds exactly the squares on the board, each with the track it is on (a corner:
+    ``None``); ``loops`` each track's squares clockwise; the Inflation Index has
+    ``len(index_kinds)`` spaces, space ``n`` being ``index_kinds[n - 1]`` at multiplier
+    ``index_values[n - 1]``. Firms keep our edition's order.
+    """
+
+    squares: dict[str, Square]
+    loops: dict[str, tuple[str, ...]]
+    index_kinds: tuple[str, ...]
+    index_values: tuple[int, ...]
+
+    @property
+    def companies(self) -> tuple[str, ...]:
+        return tuple(f for f in COMPANIES if f in self.squares)
+
+    @property
+    def firms(self) -> tuple[str, ...]:
+        return tuple(f for f in FIRMS if f in self.squares)
+
+    def track_of(self, square: str) -> str | None:
+        """The track a square is on; ``None`` for a corner (it is on both)."""
+        return self.squares[square].track
+
+    def loop_of(self, square: str, track: str | None = None) -> tuple[str, ...]:
+        """The loop a square is on (a corner is on both: ``track`` says which)."""
+        return self.loops[self.squares[square].track or track or INNER]
+
+    def ahead(self, square: str, steps: int, track: str | None = None) -> str:
+        """The square ``steps`` clockwise from ``square`` on its track (``track`` for a
+        corner)."""
+        loop = self.loop_of(square, track)
+        return loop[(loop.index(square) + steps) % len(loop)]
+
+
+EDITION = Board(SQUARES, LOOPS, INDEX_KINDS, INDEX_VALUES)
+
+
+@lru_cache(maxsize=64)
+def _custom(key: str) -> Board:
+    inner, outer, index = json.loads(key)
+    squares: dict[str, Square] = {}
+    for track, loop in ((INNER, inner), (OUTER, outer)):
+        for sq in loop:
+            squares[sq] = replace(SQUARES[sq], track=None if sq in CORNERS else track)
+    return Board(squares, {INNER: tuple(inner), OUTER: tuple(outer)},
+                 tuple(kind for kind, _value in index), tuple(value for _kind, value in index))
+
+
+def board_for(board: dict[str, list[str]] | None, index_track: list[list[Any]] | None
+              ) -> Board:
+    """The board of a game whose config overrides ``board`` and/or ``index_track`` (both as
+    ``setup`` checked and normalised them: ``{"inner": [...], "outer": [...]}`` and
+    ``[[kind, value], ...]``); ``None`` for both is our edition, the same object each time."""
+    if board is None and index_track is None:
+        return EDITION
+    loops = board or {t: list(LOOPS[t]) for t in TRACKS}
+    index = index_track or [[k, v] for k, v in zip(INDEX_KINDS, INDEX_VALUES, strict=True)]
+    return _custom(json.dumps([loops[INNER], loops[OUTER], index]))
+
+
 def loop_of(square: str, track: str | None = None) -> tuple[str, ...]:
-    """The loop a square is on (a corner is on both: ``track`` says which)."""
-    own = SQUARES[square].track
-    return LOOPS[own or track or INNER]
+    """The loop a square is on in our edition (a corner is on both: ``track`` says which)."""
+    return EDITION.loop_of(square, track)
 
 
 def ahead(square: str, steps: int, track: str | None = None) -> str:
-    """The square ``steps`` clockwise from ``square`` on its track (``track`` for a corner)."""
-    loop = loop_of(square, track)
-    return loop[(loop.index(square) + steps) % len(loop)]
+    """The square ``steps`` clockwise from ``square`` on its track in our edition (``track``
+    for a corner)."""
+    return EDITION.ahead(square, steps, track)
 
 
 def price(firm: str, multiplier: int) -> int:

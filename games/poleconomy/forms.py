@@ -54,13 +54,15 @@ def consequence(state: GameState, name: str, square: str) -> dict[str, Any]:
 
 def reachable(state: GameState, name: str) -> dict[str, Any]:
     p = state.player(name)
+    board = state.layout()
     direct = [consequence(state, name, c) for c in data.CORNERS]
-    tracks = list(data.TRACKS) if p.position in data.CORNERS else [p.track]
+    tracks = list(data.TRACKS) if p.position in data.CORNERS else [
+        board.track_of(p.position) or p.track]
     rolls = {t: [{"total": total, "chance": f"{WAYS[total]}/36",
-                  **consequence(state, name, data.ahead(p.position, total, t))}
+                  **consequence(state, name, board.ahead(p.position, total, t))}
                  for total in range(2, 12)] for t in tracks}
     return {"from": p.position, "on_corner": p.position in data.CORNERS, "direct": direct,
-            "roll": rolls, "disaster_chance": "1/36", "nmr": nmr_move(p)}
+            "roll": rolls, "disaster_chance": "1/36", "nmr": nmr_move(p, board)}
 
 
 def nmr_orders() -> None:

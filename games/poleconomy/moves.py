@@ -18,11 +18,11 @@ def orders_of(p: Player) -> Mapping[str, Any]:
     return p.orders or {}
 
 
-def nmr_move(p: Player) -> dict[str, Any]:
+def nmr_move(p: Player, board: data.Board = data.EDITION) -> dict[str, Any]:
     """The NMR rule: sit on a corner, else go to the nearest corner clockwise and sit."""
     if p.position in data.CORNERS:
         return {"corner": p.position, "act": False}
-    loop = data.loop_of(p.position)
+    loop = board.loop_of(p.position)
     i = loop.index(p.position)
     corner = next(s for s in loop[i + 1:] + loop[:i] if s in data.CORNERS)
     return {"corner": corner, "act": False}
@@ -31,12 +31,12 @@ def nmr_move(p: Player) -> dict[str, Any]:
 def chosen_move(state: GameState, p: Player, won: dict[str, str | None]) -> dict[str, Any]:
     """The first of the player's moves whose conditions hold now; none (or NMR): the NMR move."""
     if p.nmr or "move" not in orders_of(p):
-        return nmr_move(p)
+        return nmr_move(p, state.layout())
     moves = orders_of(p)["move"]
     for candidate in moves if isinstance(moves, list) else [moves]:
         if holds(state, p, candidate.get("if"), won):
             return dict(candidate)
-    return nmr_move(p)
+    return nmr_move(p, state.layout())
 
 
 def play_turn(state: GameState, events: list[Event], p: Player,
@@ -68,12 +68,13 @@ def play_turn(state: GameState, events: list[Event], p: Player,
         p.track = chosen["track"]
     # The track moved along: the square's own off a corner; on a corner the one named, else
     # the one the player arrived by.
-    p.track = data.SQUARES[p.position].track or p.track
+    board = state.layout()
+    p.track = board.track_of(p.position) or p.track
     a, b = roll(state, events, p.name, "move")
     if (a, b) == (6, 6):
         business_disaster(state, events, p)
         return
-    target = data.ahead(p.position, a + b, p.track)
+    target = board.ahead(p.position, a + b, p.track)
     relocate(state, p, target)  # off a corner the track is the square's own
     emit(state, events, {"type": "move", "player": p.name, "to": target, "how": "roll",
                          "steps": a + b, "track": p.track})
@@ -121,7 +122,7 @@ def land(state: GameState, events: list[Event], p: Player, square: str) -> None:
 
 def relocate(state: GameState, p: Player, square: str) -> None:
     p.position = square
-    p.track = data.SQUARES[square].track or p.track
+    p.track = state.layout().track_of(square) or p.track
 
 
 def corner_action(state: GameState, events: list[Event], p: Player, corner: str,
@@ -226,14 +227,14 @@ def _send(state: GameState, events: list[Event], p: Player, company: str,
     firm_square(state, events, p, company, sender)
 
 
-def search_order(square: str) -> list[str]:
+def search_order(square: str, board: data.Board = data.EDITION) -> list[str]:
     """The NMR search: a full lap of the square's track clockwise, then from the next corner a
     lap of the other track."""
-    loop = data.loop_of(square)
+    loop = board.loop_of(square)
     i = loop.index(square)
     lap = list(loop[i + 1:] + loop[:i + 1])
     corner = next(s for s in lap if s in data.CORNERS)
-    other = data.LOOPS[data.OUTER if data.SQUARES[square].track == data.INNER else data.INNER]
+    other = board.loops[data.OUTER if board.track_of(square) == data.INNER else data.INNER]
     j = other.index(corner)
     return lap + list(other[j:] + other[:j])
 
@@ -245,7 +246,8 @@ def send_target(state: GameState, owner: str, advertiser: str, mover: str) -> st
         return send
     if isinstance(send, Mapping) and (advertiser in send or "*" in send):
         return send.get(advertiser, send.get("*"))
-    companies = [s for s in search_order(advertiser) if data.SQUARES[s].kind == data.COMPANY]
+    companies = [s for s in search_order(advertiser, state.layout())
+                 if data.SQUARES[s].kind == data.COMPANY]
     for wanted in (lambda o: o == owner, lambda o: o not in (None, mover), lambda o: o is None):
         found = next((c for c in companies if wanted(state.owners.get(c))), None)
         if found:

@@ -149,6 +149,7 @@ def _orders(state: GameState, action: Action, events: list[Event]) -> None:
         raise InvalidAction(_("{name} has already sent orders this round."), name=p.name)
     orders = check_orders(action["orders"], player=p.name, names=state.names,
                           is_pm=p.name == state.pm, consent_mode=state.consent_mode)
+    _on_the_board(state, orders)
     for i, bid in enumerate(orders.get("bids", [])):
         if bid["firm"] not in state.auction:
             raise InvalidAction(_("Bid {n} is for {firm}, which is not up for auction this "
@@ -176,6 +177,25 @@ def _orders(state: GameState, action: Action, events: list[Event]) -> None:
                                      f"r{state.round}.consent.{kind}", "kind": kind,
                                      "proposal": pm[kind]})
     _maybe_adjudicate(state, events)
+
+
+def _on_the_board(state: GameState, orders: Mapping[str, Any]) -> None:
+    """Every square the orders could send the player to is on this game's board (always so on
+    our edition's, where the orders grammar already checked them)."""
+    board = state.layout()
+    if board is data.EDITION:
+        return
+    send = orders.get("send_to")
+    targets = [("opportunity", orders.get("opportunity")),
+               ("own_advertiser", orders.get("own_advertiser")),
+               *(("send_to", c) for c in (send.values() if isinstance(send, Mapping)
+                                          else [send])),
+               *((f"at.{sq}.go", choice.get("go"))
+                 for sq, choice in orders.get("at", {}).items())]
+    for what, square in targets:
+        if square is not None and square not in board.squares:
+            raise InvalidAction(_("'{what}' names {square}, which is not on this game's "
+                                  "board."), what=what, square=square)
 
 
 def _consent(state: GameState, decision: Any) -> Consent:

@@ -4,7 +4,9 @@ Config keys (all documented in ``docs/engines/poleconomy.md``): ``players`` (2 t
 seat order), ``rounds`` (the lesson length), ``consent_mode`` ("ballot" or "orders"),
 ``dice`` (pinned 2d6 rolls, used in the order the engine rolls), ``buyback_draws`` (pinned
 sellers when the Treasury buys back fewer Bonds than offered), ``parties`` (pins set-up step
-2) and ``start`` (a stated situation: the game begins at the orders of that round).
+2), ``start`` (a stated situation: the game begins at the orders of that round), and for tests
+and worked records ``board`` and ``index_track`` (a board and an Inflation Index track other
+than our edition's).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from games.poleconomy.money import BANK, TREASURY, account, emit, move, roll
 from games.poleconomy.state import ORDERS, PARTIES, GameState, Player
 
 CONFIG_KEYS = {"players", "rounds", "consent_mode", "dice", "buyback_draws", "parties",
-               "start"}
+               "start", "board", "index_track"}
 START_KEYS = {"round", "basic_incomes", "cash", "positions", "tracks", "firms",
               "business_insurance", "life_insurance", "bonds", "bonds_issued", "index",
               "parties", "government", "pm", "cabinet", "salaries", "tax", "votes", "treasury",
@@ -48,6 +50,53 @@ def check_parties(value: Any, names: list[str]) -> dict[str, list[str]]:
     return {k: list(v) for k, v in value.items()}
 
 
+def check_board(value: Any) -> dict[str, list[str]]:
+    """Config ``board``: ``{"inner": [...], "outer": [...]}``, each track's squares clockwise
+    (either key may be left out: our edition's track). Squares are our edition's, by id; a
+    square not on either track is not in the game. Each track holds the four corners once;
+    any other square is on one track once; the Start square is on the inner track; a board
+    with Advertisers has a Company."""
+    if not isinstance(value, Mapping) or not value or set(value) - set(data.TRACKS):
+        raise InvalidConfig(_("'board' must be an object giving the \"inner\" track, the "
+                              "\"outer\" track or both as lists of squares."))
+    loops = {t: list(value.get(t, data.LOOPS[t])) if isinstance(value.get(t, []), list)
+             else None for t in data.TRACKS}
+    seen: set[str] = set()
+    for track, loop in loops.items():
+        if loop is None or not all(isinstance(s, str) and s in data.SQUARES for s in loop):
+            raise InvalidConfig(_("'board.{track}' must list squares of our edition by id, "
+                                  "such as \"c1\", \"idx3\" or \"bonds\"."), track=track)
+        if sorted(s for s in loop if s in data.CORNERS) != sorted(data.CORNERS):
+            raise InvalidConfig(_("'board.{track}' must hold each of the four corners exactly "
+                                  "once."), track=track)
+        for square in loop:
+            if (square in seen and square not in data.CORNERS) or loop.count(square) > 1:
+                raise InvalidConfig(_("The square {square} is on the board more than once."),
+                                    square=square)
+            seen.add(square)
+    if data.START not in loops[data.INNER]:
+        raise InvalidConfig(_("The Start square must be on the inner track."))
+    kinds = {data.SQUARES[s].kind for s in seen}
+    if data.ADVERTISER in kinds and data.COMPANY not in kinds:
+        raise InvalidConfig(_("A board with Advertisers needs a Company for them to send "
+                              "players to."))
+    return {t: list(loop) for t, loop in loops.items() if loop is not None}
+
+
+def check_index_track(value: Any) -> list[list[Any]]:
+    """Config ``index_track``: the Inflation Index's spaces clockwise from space 1, each
+    ``{"effect": "election" | "tax" | "bonds" | "salary", "value": n >= 1}``."""
+    kinds = (data.ELECTION, data.TAX, data.BOND_INTEREST_SPACE, data.SALARY)
+    if not isinstance(value, list) or not value or not all(
+            isinstance(space, Mapping) and set(space) == {"effect", "value"} and
+            space["effect"] in kinds and _is_count(space["value"]) and space["value"] >= 1
+            for space in value):
+        raise InvalidConfig(_("'index_track' must list the Inflation Index's spaces clockwise "
+                              "from space 1, each with an 'effect' (election, tax, bonds or "
+                              "salary) and a 'value' (a whole number of at least 1)."))
+    return [[space["effect"], space["value"]] for space in value]
+
+
 def new_state(config: Mapping[str, Any], seed: int) -> GameState:
     check_config(config, seed, CONFIG_KEYS)
     names = player_names(config)
@@ -69,9 +118,14 @@ def new_state(config: Mapping[str, Any], seed: int) -> GameState:
     draws = config.get("buyback_draws", [])
     if not isinstance(draws, list) or any(n not in names for n in draws):
         raise InvalidConfig(_("'buyback_draws' must list players of this game."))
+    board = check_board(config["board"]) if "board" in config else None
+    index_track = check_index_track(config["index_track"]) if "index_track" in config else None
     players = [Player(name=n, seat=i) for i, n in enumerate(names)]
-    return GameState(seed=seed, players=players, rounds=rounds, consent_mode=mode,
-                     dice_pin=[list(d) for d in dice], buyback_pin=list(draws))
+    state = GameState(seed=seed, players=players, rounds=rounds, consent_mode=mode,
+                      dice_pin=[list(d) for d in dice], buyback_pin=list(draws),
+                      board=board, index_track=index_track)
+    state.multiplier = state.layout().index_values[0]  # the marker starts on space 1
+    return state
 
 
 def set_up(state: GameState, config: Mapping[str, Any], events: list[Event]) -> None:
@@ -94,6 +148,7 @@ def stated_situation(state: GameState, start: Any, events: list[Event]) -> None:
     if unknown:
         raise InvalidConfig(_("Unknown 'start' keys: {keys}."), keys=", ".join(unknown))
     names = state.names
+    layout = state.layout()
 
     def per_player(key: str, default: Any, ok: Any) -> dict[str, Any]:
         value = start.get(key, {})
@@ -108,13 +163,13 @@ def stated_situation(state: GameState, start: Any, events: list[Event]) -> None:
         raise InvalidConfig(_("'start.basic_incomes' must give every player a Basic Income "
                               "from 2 to 12."))
     cash = per_player("cash", lambda n: 4 * bis[n] + 10, _is_count)
-    positions = per_player("positions", lambda n: data.START, lambda v: v in data.SQUARES)
-    # A player off the corners is on their square's track; on a corner (or Start) the stated
-    # track is the one they arrived by, the inner one unless stated.
-    tracks = per_player("tracks", lambda n: data.SQUARES[positions[n]].track or data.INNER,
+    positions = per_player("positions", lambda n: data.START, lambda v: v in layout.squares)
+    # A player off the corners is on their square's track; on a corner the stated track is the
+    # one they arrived by, the inner one unless stated.
+    tracks = per_player("tracks", lambda n: layout.track_of(positions[n]) or data.INNER,
                         lambda v: v in data.TRACKS)
     for n in names:
-        own = data.SQUARES[positions[n]].track
+        own = layout.track_of(positions[n])
         if own is not None and tracks[n] != own:
             texts = {data.INNER: _("'start.tracks' cannot put {player} on the outer track: "
                                    "{square} is on the inner track."),
@@ -136,14 +191,19 @@ def stated_situation(state: GameState, start: Any, events: list[Event]) -> None:
                               "at most 30."))
     firms = start.get("firms", {})
     if not isinstance(firms, Mapping) or any(
-            f not in data.FIRMS or o not in names for f, o in firms.items()):
+            f not in layout.firms or o not in names for f, o in firms.items()):
         raise InvalidConfig(_("'start.firms' must map firms on the board to their owners."))
     index = start.get("index", {})
+    spaces = len(layout.index_kinds)
     if not isinstance(index, Mapping) or set(index) - {"space", "direction"} or \
             index.get("direction", data.CLOCKWISE) not in (data.CLOCKWISE, data.ANTICLOCKWISE) \
-            or not (_is_count(index.get("space", 1)) and 1 <= index.get("space", 1) <= 20):
-        raise InvalidConfig(_("'start.index' must give a space from 1 to 20 and a direction, "
-                              "\"clockwise\" or \"anticlockwise\"."))
+            or not (_is_count(index.get("space", 1)) and 1 <= index.get("space", 1) <= spaces):
+        if spaces == len(data.INDEX_KINDS):
+            raise InvalidConfig(_("'start.index' must give a space from 1 to 20 and a "
+                                  "direction, \"clockwise\" or \"anticlockwise\"."))
+        raise InvalidConfig(_("'start.index' must give a space from 1 to {spaces} (the spaces "
+                              "of 'index_track') and a direction, \"clockwise\" or "
+                              "\"anticlockwise\"."), spaces=spaces)
     rnd = start.get("round", 1)
     treasury = start.get("treasury", 0)
     bank = start.get("bank", data.BANK_CAPITAL - sum(cash.values()) - treasury)
@@ -152,7 +212,8 @@ def stated_situation(state: GameState, start: Any, events: list[Event]) -> None:
         raise InvalidConfig(_("'start.round' must be a round of the game, and the Bank and "
                               "the Treasury hold zero dollars or more."))
     auction = start.get("auction", [])
-    if not isinstance(auction, list) or any(f not in data.FIRMS or f in firms for f in auction):
+    if not isinstance(auction, list) or any(f not in layout.firms or f in firms
+                                            for f in auction):
         raise InvalidConfig(_("'start.auction' must list unowned firms."))
     state.parties = check_parties(start.get("parties", {}), names)
     government = start.get("government")
@@ -183,7 +244,7 @@ def stated_situation(state: GameState, start: Any, events: list[Event]) -> None:
     state.bonds_issued = issued
     state.index_space = index.get("space", 1)
     state.direction = index.get("direction", data.CLOCKWISE)
-    state.multiplier = data.INDEX_VALUES[state.index_space - 1]
+    state.multiplier = layout.index_values[state.index_space - 1]
     state.government, state.pm, state.cabinet = list(government), pm, list(cabinet)
     state.pm_salary = salaries.get("pm", data.BASE_SALARY)
     state.minister_salaries = dict(salaries.get("ministers", {}))

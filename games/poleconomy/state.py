@@ -86,6 +86,10 @@ class GameState:
     over_reason: str | None = None  # "treasury", "bank" or "rounds"
     bank_empty: bool = False
     history: list[dict[str, Any]] = field(default_factory=list)  # public events per round
+    # Config overrides of our edition's board (``{"inner": [...], "outer": [...]}``) and
+    # Inflation Index (``[[kind, value], ...]``); None: our edition's.
+    board: dict[str, list[str]] | None = None
+    index_track: list[list[Any]] | None = None
 
     def player(self, name: str) -> Player:
         for p in self.players:
@@ -106,6 +110,10 @@ class GameState:
     def total_votes(self) -> int:
         return sum(p.votes for p in self.players)
 
+    def layout(self) -> data.Board:
+        """This game's board and Inflation Index track."""
+        return data.board_for(self.board, self.index_track)
+
     def salary_of(self, name: str) -> int:
         if name == self.pm:
             return self.pm_salary
@@ -116,7 +124,13 @@ class GameState:
 
 
 def to_dict(state: GameState) -> dict[str, Any]:
-    return asdict(state)
+    """The JSON snapshot; a game on our edition's board has no ``board``/``index_track`` keys
+    (its snapshot is the same as before the override existed)."""
+    raw = asdict(state)
+    for key in ("board", "index_track"):
+        if raw[key] is None:
+            del raw[key]
+    return raw
 
 
 def from_dict(raw: dict[str, Any]) -> GameState:

@@ -29,7 +29,7 @@ from games.poleconomy.state import GameState, Player
 
 def value_now(state: GameState) -> int:
     """The multiplier of the space the Inflation Index marker is on right now."""
-    return data.INDEX_VALUES[state.index_space - 1]
+    return state.layout().index_values[state.index_space - 1]
 
 
 def companies_of(state: GameState, name: str) -> list[str]:
@@ -194,8 +194,9 @@ def liable(state: GameState, p: Player) -> int:
 
 def move_index(state: GameState, events: list[Event], steps: int, p: Player) -> None:
     sign = 1 if state.direction == data.CLOCKWISE else -1
-    state.index_space = (state.index_space - 1 + sign * steps) % len(data.INDEX_KINDS) + 1
-    kind = data.INDEX_KINDS[state.index_space - 1]
+    kinds = state.layout().index_kinds
+    state.index_space = (state.index_space - 1 + sign * steps) % len(kinds) + 1
+    kind = kinds[state.index_space - 1]
     emit(state, events, {"type": "index_moved", "player": p.name, "steps": steps,
                          "direction": state.direction, "space": state.index_space,
                          "effect": kind, "value": value_now(state)})

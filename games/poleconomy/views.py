@@ -40,7 +40,7 @@ def public_view(state: GameState) -> dict[str, Any]:
         "game": GAME_ID, "round": state.round, "rounds": state.rounds, "phase": state.phase,
         "multiplier": state.multiplier,
         "index": {"space": state.index_space, "direction": state.direction,
-                  "effect": data.INDEX_KINDS[state.index_space - 1],
+                  "effect": state.layout().index_kinds[state.index_space - 1],
                   "value": value_now(state)},
         "players": [{
             "name": p.name, "seat": p.seat, "bi": p.bi, "cash": p.cash, "position": p.position,
@@ -54,7 +54,7 @@ def public_view(state: GameState) -> dict[str, Any]:
         "order": [p.name for p in state.order()],
         "owners": dict(state.owners),
         "auction": list(state.auction),
-        "unsold": [f for f in data.FIRMS if f not in state.owners],
+        "unsold": [f for f in state.layout().firms if f not in state.owners],
         "bank": state.bank, "treasury": state.treasury,
         "bonds": {"issued": state.bonds_issued, "unissued": unissued(state),
                   "bank": bank_bonds(state)},
