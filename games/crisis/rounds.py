@@ -70,15 +70,35 @@ def evaluate(state: GameState, events: list[Event]) -> None:
             if state.goal_met[name]:
                 ops.draw_influence(state, events, state.player(name), "goal")
     if state.status < 0 or state.round == cards.ROUNDS:
-        state.bankrupt = state.status < 0
-        state.phase = OVER
-        events.append({"type": "game_over", "audience": PUBLIC, "round": state.round,
-                       "bankrupt": state.bankrupt})
+        game_over(state, events)
         return
     end_of_round(state, events)
     state.round += 1
     deal_companies(state)
     begin_round(state, events)
+
+
+def game_over(state: GameState, events: list[Event]) -> None:
+    """The end: Axia is bankrupt if the track is below 0, else it survived (after round 7)."""
+    state.bankrupt = state.status < 0
+    state.phase = OVER
+    events.append({"type": "game_over", "audience": PUBLIC, "round": state.round,
+                   "bankrupt": state.bankrupt})
+
+
+def stated_end(state: GameState, events: list[Event]) -> None:
+    """A stated situation at the end of the game (``start.phase`` ``"over"``): the round's
+    Evaluation is taken as done with the stated track, so the goal decides who may win after
+    a bankruptcy exactly as at a played Evaluation (VP at least this round's goal). Its
+    history entry has the VP and differences but no ``delta`` (``None``: the step the track
+    made is not stated) and ``"stated": True``."""
+    goal = ops.goal(state)
+    diffs = {p.name: p.vp - goal for p in state.players}
+    state.goal_met = {name: d >= 0 for name, d in diffs.items()}
+    state.current["evaluation"] = {"goal": goal, "vp": {p.name: p.vp for p in state.players},
+                                   "differences": diffs, "delta": None, "stated": True}
+    state.current["status"] = state.status
+    game_over(state, events)
 
 
 def end_of_round(state: GameState, events: list[Event]) -> None:

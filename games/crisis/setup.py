@@ -13,14 +13,17 @@ from typing import Any
 
 from games.core import Event, InvalidConfig, check_config, player_names
 from games.crisis import cards, data, effects, ops, rounds, rules
-from games.crisis.state import EXPORTS, PLANNING, PRODUCTION, GameState, Player
+from games.crisis.state import EXPORTS, OVER, PLANNING, PRODUCTION, GameState, Player
 from games.i18n import _
 
 CONFIG_KEYS = {"players", "difficulty", "plan", "companies_order", "events_order",
                "influence_order", "employee_draws", "contracts_order", "start"}
 START_KEYS = {"round", "phase", "status", "goal", "event", "order", "exports", "players",
               "board"}
-START_PHASES = ("event", "planning", "production", "exports", "evaluation")
+START_PHASES = ("event", "planning", "production", "exports", "evaluation", "over")
+# A start before Operations cannot hand out the Temp Employee: a player takes it at 4.7 and
+# keeps it until the End of the Round (the rulebook).
+BEFORE_OPERATIONS = ("event", "planning")
 PLAYER_KEYS = {"credits", "vp", "loans", "penalty", "warehouse", "employees", "companies",
                "hand", "managers"}
 
@@ -238,12 +241,16 @@ def _stage_players(state: GameState, staged: Any) -> dict[str, Mapping[str, Any]
                 raise InvalidConfig(_("Only one player can hold {card}."), card=c)
         p.hand = list(raw.get("hand", []))
         for kind in raw.get("employees", []):
-            pool = taken.setdefault(kind, [t for t in cards.tile_ids(kind)]
-                                    if kind in cards.TILES and kind != cards.TEMP else [])
+            if not isinstance(kind, str):
+                raise InvalidConfig(_("Give Employees by kind, e.g. 'E3', 'FW' or 'TEMP'."))
+            # The one Temp Employee goes to one player once (and is then off the board).
+            pool = taken.setdefault(kind, cards.tile_ids(kind) if kind in cards.TILES else [])
             if not pool:
                 raise InvalidConfig(_("No Employee of kind {kind!r} is left to give."),
                                     kind=kind)
             p.employees.append(pool.pop(0))
+            if kind == cards.TEMP:
+                state.temp_holder = name
         p.managers = raw.get("managers", cards.MANAGERS + (
             ops.icons(p) >= cards.EXTRA_MANAGER_ICONS))
         if p.managers not in (cards.MANAGERS, cards.MANAGERS + 1):
@@ -254,9 +261,11 @@ def _stage_players(state: GameState, staged: Any) -> dict[str, Mapping[str, Any]
 def _start_situation(state: GameState, start: Mapping[str, Any],
                      staged: Mapping[str, Mapping[str, Any]]) -> None:
     state.status = start.get("status", cards.START_STATUS)
+    # Below 0 Axia is bankrupt: only a start at the end of the game ('over') may say so.
     if not isinstance(state.status, int) or isinstance(state.status, bool) or \
-            not 0 <= state.status <= cards.MAX_STATUS:
-        raise InvalidConfig(_("'start.status' must be a whole number from 0 to 45."))
+            state.status > cards.MAX_STATUS:
+        raise InvalidConfig(_("'start.status' must be a whole number up to 45 (below 0: Axia "
+                              "is bankrupt, for a start at 'over')."))
     if "goal" in start:
         state.goal_override = {"round": state.round,
                                "goal": _whole(start["goal"], "goal", 0, 999)}
@@ -285,6 +294,16 @@ def _begin(state: GameState, events: list[Event], start: Mapping[str, Any]) -> N
     event = start.get("event")
     if event is not None and event not in data.EVENT_CARDS:
         raise InvalidConfig(_("There is no Event card {card!r}."), card=event)
+    if state.temp_holder is not None and phase in BEFORE_OPERATIONS:
+        raise InvalidConfig(_("A player holds the Temp Employee only from Operations to the "
+                              "End of the Round: give it in a start at 'production' or "
+                              "later."))
+    if state.status < 0 and phase != OVER:
+        raise InvalidConfig(_("A 'start.status' below 0 is a bankrupt Axia, and the game is "
+                              "over: give 'phase': 'over'."))
+    if phase == OVER and state.status >= 0 and state.round != cards.ROUNDS:
+        raise InvalidConfig(_("With Axia solvent the game ends only after round 7: a start at "
+                              "'over' needs 'round': 7 or a 'status' below 0."))
     if phase == "event":
         if event is not None:
             raise InvalidConfig(_("'start.event' is for a start after the Event; pin the "
@@ -305,6 +324,9 @@ def _begin(state: GameState, events: list[Event], start: Mapping[str, Any]) -> N
         raise InvalidConfig(_("'start.exports' lists players with a Manager on Exports, "
                               "left to right, each once."))
     if phase == PLANNING:
+        return
+    if phase == OVER:
+        rounds.stated_end(state, events)
         return
     state.exports = list(exports)
     state.placements = {"exports": list(exports)} if exports else {}
