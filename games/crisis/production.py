@@ -3,17 +3,21 @@ sensible automatic plan (the decision's default and the bots' choice).
 
 A plan is a list of ``{"company": ID, "staff": [EMPLOYEE...], "bonus": [EMPLOYEE...]}``; an
 EMPLOYEE is a tile id the player holds (``"E3-1"``, ``"FW-2"``, ``"TEMP"``) or a tile kind
-(``"E3"``: the first such tile the player holds that the plan has not used yet). The engine
-seats each company's Employees in the slots their type fits, choosing the seating with the
-highest output. Inputs come from the Warehouse as it is when the plan is made; nothing a
-Company produces feeds another one this round.
+(``"E3"``: the first such tile the player holds that the plan has not used yet), or that
+Employee in a slot the player names: ``{"employee": EMPLOYEE, "slot": N}`` (N counts the card's
+necessary or bonus slots as printed, 1 for the leftmost). The rulebook lets the player choose
+where each Employee sits; a named slot is kept exactly, and the engine seats the Employees
+whose slot is not named in the slots left, choosing the seating with the highest output (so a
+plan that names no slot works as it always has, and that best seating is the engine's
+suggestion). Inputs come from the Warehouse as it is when the plan is made; nothing a Company
+produces feeds another one this round.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import permutations
-from typing import Any
+from typing import Any, Final
 
 from games.core import InvalidAction
 from games.crisis import cards
@@ -29,19 +33,42 @@ def skill(tile_id: str, role: str) -> int:
     return cards.TILES[cards.kind_of(tile_id)].skill(role)
 
 
-def best_seating(slots: Sequence[str], tiles: Sequence[str]) -> int | None:
-    """The highest total skill with every tile in a slot it fits (None: they cannot sit)."""
-    best = None
-    for chosen in permutations(range(len(slots)), len(tiles)):
+def seating(slots: Sequence[str], tiles: Sequence[str],
+            named: Mapping[int, int] | None = None) -> list[int] | None:
+    """The slot (0-based) of each tile: ``named`` maps a tile's index to the slot the plan
+    names for it (checked by the caller to fit and be free); every other tile goes where the
+    total skill is highest (ties: the first such seating in slot order). None: the tiles
+    cannot all sit in slots they fit."""
+    named = dict(named or {})
+    free_slots = [i for i in range(len(slots)) if i not in named.values()]
+    free_tiles = [j for j in range(len(tiles)) if j not in named]
+    best: tuple[int, ...] | None = None
+    best_total = -1
+    for chosen in permutations(free_slots, len(free_tiles)):
         total = 0
-        for tile, slot in zip(tiles, chosen, strict=True):
-            level = skill(tile, slots[slot])
+        for j, slot in zip(free_tiles, chosen, strict=True):
+            level = skill(tiles[j], slots[slot])
             if level == 0:
                 break
             total += level
         else:
-            best = total if best is None or total > best else best
-    return best
+            if total > best_total:
+                best, best_total = chosen, total
+    if best is None:
+        return None
+    seats = dict(named)
+    seats.update(zip(free_tiles, best, strict=True))
+    return [seats[j] for j in range(len(tiles))]
+
+
+def seated_skill(slots: Sequence[str], tiles: Sequence[str], seats: Sequence[int]) -> int:
+    return sum(skill(t, slots[s]) for t, s in zip(tiles, seats, strict=True))
+
+
+def best_seating(slots: Sequence[str], tiles: Sequence[str]) -> int | None:
+    """The highest total skill with every tile in a slot it fits (None: they cannot sit)."""
+    seats = seating(slots, tiles)
+    return None if seats is None else seated_skill(slots, tiles, seats)
 
 
 def output_of(state: GameState, company: str, bonus: int) -> dict[str, int]:
@@ -70,8 +97,94 @@ def _resolve(p: Player, ref: Any, used: set[str]) -> str:
     raise InvalidAction(_("You have no free Employee {tile} for this plan."), tile=ref)
 
 
+STAFF, BONUS = "staff", "bonus"
+# A named slot that does not exist, that two Employees name, or whose type the Employee
+# cannot work as: one whole sentence per case (the role is part of the sentence, never a
+# value).
+NO_SLOT: Final = {
+    STAFF: _("{company} has no necessary slot {slot}: its necessary slots are numbered from 1 "
+             "to {n}."),
+    BONUS: _("{company} has no bonus slot {slot}: its bonus slots are numbered from 1 to {n}."),
+}
+SLOT_TAKEN: Final = {
+    STAFF: _("Two Employees cannot take {company}'s necessary slot {slot}."),
+    BONUS: _("Two Employees cannot take {company}'s bonus slot {slot}."),
+}
+SLOT_MISFIT: Final = {
+    (STAFF, cards.WORKER): _("Employee {tile} cannot work as a Worker, which {company}'s "
+                             "necessary slot {slot} needs."),
+    (STAFF, cards.FARMER): _("Employee {tile} cannot work as a Farmer, which {company}'s "
+                             "necessary slot {slot} needs."),
+    (STAFF, cards.ENGINEER): _("Employee {tile} cannot work as an Engineer, which {company}'s "
+                               "necessary slot {slot} needs."),
+    (STAFF, cards.BANKER): _("Employee {tile} cannot work as a Banker, which {company}'s "
+                             "necessary slot {slot} needs."),
+    (BONUS, cards.WORKER): _("Employee {tile} cannot work as a Worker, which {company}'s bonus "
+                             "slot {slot} needs."),
+    (BONUS, cards.FARMER): _("Employee {tile} cannot work as a Farmer, which {company}'s bonus "
+                             "slot {slot} needs."),
+    (BONUS, cards.ENGINEER): _("Employee {tile} cannot work as an Engineer, which {company}'s "
+                               "bonus slot {slot} needs."),
+    (BONUS, cards.BANKER): _("Employee {tile} cannot work as a Banker, which {company}'s bonus "
+                             "slot {slot} needs."),
+}
+
+
+def _employees(p: Player, refs: list[Any], used: set[str], company: str,
+               slots: Sequence[str], where: str) -> tuple[list[str], dict[int, int]]:
+    """The tiles ``refs`` name (marked used) and the slots named for them: ``{index of the
+    tile: slot (0-based)}``, each checked to exist, to be named once and to fit the tile."""
+    tiles: list[str] = []
+    named: dict[int, int] = {}
+    for ref in refs:
+        slot: Any = None
+        seated = isinstance(ref, Mapping)
+        if seated:
+            if set(ref) != {"employee", "slot"}:
+                raise InvalidAction(_("Name a seated Employee with 'employee' (its tile id or "
+                                      "kind) and 'slot' (the slot's number, 1 for the "
+                                      "leftmost)."))
+            ref, slot = ref["employee"], ref["slot"]
+        tile = _resolve(p, ref, used)
+        used.add(tile)
+        if seated:
+            if not isinstance(slot, int) or isinstance(slot, bool):
+                raise InvalidAction(_("Name a slot by its number: 1 for the card's leftmost "
+                                      "slot."))
+            if not 1 <= slot <= len(slots):
+                raise InvalidAction(NO_SLOT[where], company=company, slot=slot, n=len(slots))
+            if slot - 1 in named.values():
+                raise InvalidAction(SLOT_TAKEN[where], company=company, slot=slot)
+            role = slots[slot - 1]
+            if skill(tile, role) == 0:
+                raise InvalidAction(SLOT_MISFIT[where, role], tile=tile, company=company,
+                                    slot=slot)
+            named[len(tiles)] = slot - 1
+        tiles.append(tile)
+    return tiles, named
+
+
+def _seats(slots: Sequence[str], tiles: Sequence[str], seats: Sequence[int],
+           bonus: bool) -> list[dict[str, Any]]:
+    """Every slot of a card as printed: its number, type, the tile in it (None: empty) and,
+    for a bonus slot, the skill it adds."""
+    sitting = {s: t for t, s in zip(tiles, seats, strict=True)}
+    out = []
+    for i, role in enumerate(slots):
+        tile = sitting.get(i)
+        seat: dict[str, Any] = {"slot": i + 1, "role": role, "tile": tile}
+        if bonus:
+            seat["skill"] = skill(tile, role) if tile else 0
+        out.append(seat)
+    return out
+
+
 def check_plan(state: GameState, p: Player, plan: Any) -> dict[str, Any]:
-    """The plan's inputs and output, or ``InvalidAction`` with a plain-word reason."""
+    """The plan's inputs and output, or ``InvalidAction`` with a plain-word reason.
+
+    Each row says where every Employee sits: ``seats`` lists the card's slots as printed,
+    ``{"staff": [{"slot", "role", "tile"}], "bonus": [{"slot", "role", "tile", "skill"}]}``.
+    """
     if not isinstance(plan, list):
         raise InvalidAction(_("A production plan is a list of Companies to activate."))
     used: set[str] = set()
@@ -92,31 +205,30 @@ def check_plan(state: GameState, p: Player, plan: Any) -> dict[str, Any]:
         staff_refs, bonus_refs = entry.get("staff", []), entry.get("bonus", [])
         if not isinstance(staff_refs, list) or not isinstance(bonus_refs, list):
             raise InvalidAction(_("'staff' and 'bonus' must be lists of Employees."))
-        staff = []
-        for ref in staff_refs:
-            staff.append(_resolve(p, ref, used))
-            used.add(staff[-1])
-        if len(staff) != len(card.staff) or best_seating(card.staff, staff) is None:
+        staff, staff_named = _employees(p, staff_refs, used, company, card.staff, STAFF)
+        staff_seats = seating(card.staff, staff, staff_named) \
+            if len(staff) == len(card.staff) else None
+        if staff_seats is None:
             raise InvalidAction(_("{company} needs these Employees to work: {needed}."),
                                 company=company, needed=", ".join(card.staff))
-        bonus = []
-        for ref in bonus_refs:
-            bonus.append(_resolve(p, ref, used))
-            used.add(bonus[-1])
+        bonus, bonus_named = _employees(p, bonus_refs, used, company, card.bonus, BONUS)
         if len(bonus) > len(card.bonus):
             raise InvalidAction(_("{company} has only {n} bonus slots."), company=company,
                                 n=len(card.bonus))
-        points = best_seating(card.bonus, bonus) if bonus else 0
-        if points is None:
+        bonus_seats = seating(card.bonus, bonus, bonus_named)
+        if bonus_seats is None:
             raise InvalidAction(_("These bonus Employees do not fit {company}'s slots: {slots}."),
                                 company=company, slots=", ".join(card.bonus))
+        points = seated_skill(card.bonus, bonus, bonus_seats)
         for resource, n in card.inputs:
             inputs[resource] = inputs.get(resource, 0) + n
         out = output_of(state, company, points)
         for what, n in out.items():
             total[what] = total.get(what, 0) + n
         rows.append({"company": company, "staff": staff, "bonus": bonus, "skill": points,
-                     "output": out})
+                     "output": out,
+                     "seats": {"staff": _seats(card.staff, staff, staff_seats, False),
+                               "bonus": _seats(card.bonus, bonus, bonus_seats, True)}})
     for resource, n in inputs.items():
         if p.warehouse[resource] < n:
             raise InvalidAction(
@@ -128,6 +240,20 @@ def check_plan(state: GameState, p: Player, plan: Any) -> dict[str, Any]:
             room = cards.WAREHOUSE[resource] - p.warehouse[resource] + inputs.get(resource, 0)
             kept[resource] = min(total[resource], room)
     return {"companies": rows, "inputs": inputs, "output": total, "kept": kept}
+
+
+def seated_plan(state: GameState, p: Player, plan: Any) -> list[dict[str, Any]]:
+    """``plan`` with every Employee in the slot the engine seats it in, each as
+    ``{"employee": TILE, "slot": N}`` (a plan that produces exactly the same; for a planner
+    that shows the engine's suggestion slot by slot). ``InvalidAction`` as ``check_plan``."""
+    out = []
+    for row in check_plan(state, p, plan)["companies"]:
+        out.append({"company": row["company"], **{
+            where: [{"employee": seat["tile"], "slot": seat["slot"]}
+                    for tile in row[where]
+                    for seat in row["seats"][where] if seat["tile"] == tile]
+            for where in (STAFF, BONUS)}})
+    return out
 
 
 def preview_production(state: GameState, player: str, plan: Any) -> dict[str, Any]:
