@@ -171,6 +171,31 @@ class Company:
         """The name without its number (``"HEAVY INDUSTRY"``), which Events refer to."""
         return self.id.rsplit(" ", 1)[0]
 
+    @property
+    def number(self) -> str:
+        """The card's number as printed (``"02"``)."""
+        return self.id.rsplit(" ", 1)[1]
+
+
+# Each Company type's name as a msgid: a card's name on screen is its type, translated, and
+# its number (``company_name``). The ids (``"FARM 03"``) stay as printed: records use them.
+SECTOR_NAMES: Final = {
+    "BANK": _("Bank"), "COMMS": _("Comms"), "FARM": _("Farm"),
+    "FOOD INDUSTRY": _("Food Industry"), "FREIGHTERS": _("Freighters"),
+    "HEAVY INDUSTRY": _("Heavy Industry"), "MINES": _("Mines"),
+    "PHARMACEUTICALS": _("Pharmaceuticals"), "PORT": _("Port"),
+    "POWER PLANT": _("Power Plant"), "RESORT": _("Resort"), "SPACEPORT": _("Spaceport"),
+    "TRAINS": _("Trains"),
+}
+
+
+def company_name(company_id: str) -> tuple[str, str]:
+    """A Company's type as a msgid and its number: ``"HEAVY INDUSTRY 02"`` ->
+    ``("Heavy Industry", "02")``; show ``f"{gettext(type)} {number}"``
+    (``names.company_label``). ``KeyError`` for an id that is not a Company."""
+    card = COMPANIES[company_id]
+    return SECTOR_NAMES[card.sector], card.number
+
 
 # The Index's Company table, as printed: name | level | cost | VP | input | necessary |
 # bonus | output | Extra Manager icons.
