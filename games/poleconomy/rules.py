@@ -77,8 +77,14 @@ def replay_actions(state: GameState, actions: Iterable[Action]
     return state, events
 
 
-def step(state: GameState, action: Action) -> list[Event]:
-    """Apply one decision to ``state`` in place. Invalid: raises before changing anything."""
+def step(state: GameState, action: Action, *, beats: int | None = None) -> list[Event]:
+    """Apply one decision to ``state`` in place. Invalid: raises before changing anything.
+
+    ``beats`` (for views only): if this decision completes the round, its adjudication stops
+    after that many beats (``round_beats``: the start and the auctions, one per turn, the end
+    of the round); 0 stops before it starts. The state is then left in the middle of the round:
+    a picture of what the class has seen, never to be played on.
+    """
     if not isinstance(action, Mapping) or action.get("type") not in ACTION_KEYS:
         raise InvalidAction(_("An action must be an object whose 'type' is one of: {types}."),
                             types=", ".join(ACTION_KEYS))
@@ -103,6 +109,8 @@ def step(state: GameState, action: Action) -> list[Event]:
                "no_government": _no_government, "orders": _orders, "ballot": _ballot,
                "count": _count}[kind]
     handler(state, action, events)
+    if kind in ("orders", "count"):
+        _maybe_adjudicate(state, events, beats)
     return events
 
 
@@ -176,7 +184,6 @@ def _orders(state: GameState, action: Action, events: list[Event]) -> None:
                 emit(state, events, {"type": "consent_asked", "decision":
                                      f"r{state.round}.consent.{kind}", "kind": kind,
                                      "proposal": pm[kind]})
-    _maybe_adjudicate(state, events)
 
 
 def _on_the_board(state: GameState, orders: Mapping[str, Any]) -> None:
@@ -224,7 +231,6 @@ def _count(state: GameState, action: Action, events: list[Event]) -> None:
     c.outcome = action["outcome"]
     emit(state, events, {"type": "count", "decision": c.id, "outcome": c.outcome,
                          "voted": len(c.receipts)})
-    _maybe_adjudicate(state, events)
 
 
 def ballot_outcome(state: GameState, decision_id: str, tally: Mapping[str, int]) -> str:
@@ -243,25 +249,54 @@ def ballot_outcome(state: GameState, decision_id: str, tally: Mapping[str, int])
     return OUTCOMES[0] if 2 * counted["yes"] > state.total_votes else OUTCOMES[1]
 
 
-def _maybe_adjudicate(state: GameState, events: list[Event]) -> None:
+def _maybe_adjudicate(state: GameState, events: list[Event], beats: int | None) -> None:
     if all(p.sent for p in state.players) and all(c.outcome for c in state.consents):
-        play_round(state, events)
+        play_round(state, events, beats)
 
 
-def play_round(state: GameState, events: list[Event]) -> None:
+def play_round(state: GameState, events: list[Event], beats: int | None = None) -> None:
+    """Adjudicate the round: its start and the auctions, each turn, the end of the round.
+
+    ``beats`` (views only, see ``step``): stop once that many of these beats are played.
+    """
+    if beats is not None and beats < 1:
+        return
     emit(state, events, {"type": "round_start", "multiplier": state.multiplier,
                          "order": [p.name for p in state.order()]})
+    played = 0  # turns played; the beats played so far are played + 1
     try:
         won = run_auctions(state, events)
         for p in state.order():
+            if beats is not None and played + 1 >= beats:
+                return
             play_turn(state, events, p, won)
+            played += 1
             if state.bank_empty:
                 break
     except TreasuryDefault:
         state.phase, state.over_reason = OVER, "treasury"
         emit(state, events, {"type": "game_over", "reason": "treasury"})
         return
+    if beats is not None and played + 1 >= beats:
+        return
     end_round(state, events)
+
+
+def round_beats(state: GameState, round_: int) -> list[list[Event]]:
+    """Round ``round_``'s public events from its start, in the projector's beats: the start of
+    the round and the auctions (before the first turn), one beat per turn (the PM's powers come
+    with the PM's turn), then the end of the round with any election and Government. A round
+    not adjudicated yet has none."""
+    events = next((r["events"] for r in state.history if r["round"] == round_), [])
+    start = next((i for i, e in enumerate(events) if e["type"] == "round_start"), None)
+    if start is None:
+        return []
+    out: list[list[Event]] = [[]]
+    for event in events[start:]:
+        if event["type"] in ("turn", "round_end"):
+            out.append([])
+        out[-1].append(event)
+    return out
 
 
 def end_round(state: GameState, events: list[Event]) -> None:
