@@ -376,11 +376,11 @@ def treasury_check(state: GameState, proposal: Mapping[str, Any]) -> dict[str, A
             "would not be paid."), available=available, total=total, unpaid=unpaid))
         if bonds_needed <= bonds_left:
             warnings.append(_warning("issue", _(
-                "Issuing {bonds} more Bonds first would cover every payment ({left} are left "
-                "to issue)."), bonds=bonds_needed, left=bonds_left))
+                "Issuing Bonds first would cover every payment: {bonds} needed, {left} left to "
+                "issue."), bonds=bonds_needed, left=bonds_left))
         else:
             warnings.append(_warning("no_bonds", _(
-                "Even the {left} Bonds left to issue would not cover every payment."),
+                "The Bonds left to issue ({left}) would not cover every payment."),
                 left=bonds_left))
     if obligations["salaries"] > reach:
         warnings.append(_warning("salaries_risk", _(
@@ -394,8 +394,8 @@ def treasury_check(state: GameState, proposal: Mapping[str, Any]) -> dict[str, A
             "everyone loses."), amount=obligations["interest"]))
     if before:
         warnings.append(_warning("earlier_turns", _(
-            "{players} move before the Prime Minister this round: their turns may change what "
-            "the Treasury holds."), players=", ".join(before)))
+            "The players who move before the Prime Minister this round ({players}) may change "
+            "what the Treasury holds."), players=", ".join(before)))
     return {"treasury": treasury, "available": available, "total": total, "payments": rows,
             "can_pay": unpaid == 0, "unpaid": unpaid, "after": cash,
             "bonds_needed": bonds_needed, "bonds_left": bonds_left, "obligations": obligations,
