@@ -173,10 +173,6 @@ class Board:
     index_values: tuple[int, ...]
 
     @property
-    def companies(self) -> tuple[str, ...]:
-        return tuple(f for f in COMPANIES if f in self.squares)
-
-    @property
     def firms(self) -> tuple[str, ...]:
         return tuple(f for f in FIRMS if f in self.squares)
 
