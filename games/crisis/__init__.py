@@ -3,7 +3,9 @@
 The engine API (see ``games.core`` and ``docs/engines/crisis.md``): ``new_game``, ``apply``,
 ``replay_actions``, ``legal_actions``, ``decisions``, ``player_view``, ``public_view``,
 ``view``, ``balances``, ``ballot_outcome``, ``is_over``, ``scores``, ``summary``,
-``to_dict``/``from_dict`` and ``preview_production``.
+``to_dict``/``from_dict`` and ``preview_production``. For screens: ``games.crisis.previews``
+(what each choice of a team costs, needs and earns) and ``games.crisis.names`` (names and
+engine texts shown after translation).
 """
 
 from collections.abc import Mapping

@@ -10,8 +10,8 @@ in the lesson; the identity, i.e. English, by default), so ``games/`` stays pure
 Parameters shown by name (by key): ``company`` (a Company id), ``card`` (when it is a Company
 id), ``resource`` (a resource), ``role`` (an Employee type), ``needed``/``slots`` (Employee
 types joined with ``", "``, as the production errors give them), ``roles`` (a list of types),
-``amounts`` (a list of ``[resource, n]`` pairs), ``space`` (an action space). Anything else
-is shown as given.
+``amounts``/``extra`` (a list of ``[what, n]`` pairs, ``what`` a resource, ``"vp"`` or
+``"credits"``), ``space`` (an action space). Anything else is shown as given.
 """
 
 from __future__ import annotations
@@ -20,12 +20,20 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from games.crisis import board, cards
+from games.i18n import _
 
 Translate = Callable[[str], str]
+NTranslate = Callable[[str, str, int], str]
+# What an amount counts besides resources (a Company's output, a preview's earnings).
+UNIT_NAMES = {"vp": _("VP"), "credits": _("credits")}
 
 
 def _same(text: str) -> str:
     return text
+
+
+def _english_plural(singular: str, plural: str, n: int) -> str:
+    return singular if n == 1 else plural
 
 
 def company_label(company_id: str, translate: Translate = _same) -> str:
@@ -53,9 +61,14 @@ def space_name(space: str, translate: Translate = _same) -> str:
 
 
 def amounts_text(amounts: Any, translate: Translate = _same) -> str:
-    """``[["energy", 1], ["minerals", 2]]`` (or a mapping) -> ``"1 Energy, 2 Minerals"``."""
+    """``[["energy", 1], ["vp", 2]]`` (or a mapping) -> ``"1 Energy, 2 VP"``."""
     pairs = amounts.items() if isinstance(amounts, Mapping) else amounts
-    return ", ".join(f"{n} {resource_name(r, translate)}" for r, n in pairs)
+    return ", ".join(f"{n} {unit_name(what, translate)}" for what, n in pairs)
+
+
+def unit_name(what: str, translate: Translate = _same) -> str:
+    """A resource, VP or credits by name."""
+    return translate(UNIT_NAMES[what]) if what in UNIT_NAMES else resource_name(what, translate)
 
 
 def shown(key: str, value: Any, translate: Translate = _same) -> Any:
@@ -71,7 +84,7 @@ def shown(key: str, value: Any, translate: Translate = _same) -> Any:
                          for r in value.split(", "))
     if key == "roles" and isinstance(value, list):
         return ", ".join(role_name(r, translate) for r in value)
-    if key == "amounts" and isinstance(value, (list, tuple, Mapping)):
+    if key in ("amounts", "extra") and isinstance(value, (list, tuple, Mapping)):
         return amounts_text(value, translate)
     if key == "space" and isinstance(value, str) and value in board.LOCATION_OF:
         return space_name(value, translate)
@@ -86,3 +99,14 @@ def render(text: str, params: Mapping[str, Any] | None = None,
     if not params:
         return translated
     return translated.format(**{k: shown(k, v, translate) for k, v in params.items()})
+
+
+def render_line(line: Mapping[str, Any], translate: Translate = _same,
+                ntranslate: NTranslate = _english_plural) -> str:
+    """A preview line (``previews``): ``{"text", "params"}`` through ``translate``, or with
+    ``"plural"`` and ``"count"`` through ``ntranslate(text, plural, params[count])``."""
+    params = dict(line.get("params") or {})
+    if "plural" not in line:
+        return render(line["text"], params, translate)
+    text = ntranslate(line["text"], line["plural"], int(params[line["count"]]))
+    return text.format(**{k: shown(k, v, translate) for k, v in params.items()})
