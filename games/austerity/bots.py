@@ -29,7 +29,7 @@ import random
 from collections.abc import Callable
 
 from games.austerity import data, effects
-from games.austerity.rules import step
+from games.austerity.rules import held_back, step
 from games.austerity.state import CUTS, DRAW, OVER, POLICY, GameState
 from games.austerity.views import PLAYER, legal_actions
 from games.core import Action
@@ -91,9 +91,38 @@ SCENARIO_WEIGHTS: dict[str, dict[str, float]] = {
 }
 
 
+# The lesson length rule (``min_years``): each scenario's changes while the rule is on
+# (``LENGTH_WEIGHTS``), and further changes in the years whose win it holds back
+# (``HELD_WEIGHTS``: a win there would not count, so the year is played to keep the country
+# standing and ready). Found by simulation: see the balance page.
+LENGTH_WEIGHTS: dict[str, dict[str, float]] = {
+    data.ECONOMIC_CRASH: {},
+    data.OLYMPICS: {},
+    data.ORGANISED_CRIME: {"pay": 2, "kick": 0},
+    data.WAR_FOOTING: {},
+}
+HELD_WEIGHTS: dict[str, dict[str, float]] = {
+    data.ECONOMIC_CRASH: {"mid_tax": 0, "last_tax": 0, "crime_cap": 0, "kick": 0, "crime": 2.0},
+    data.OLYMPICS: {},
+    data.ORGANISED_CRIME: {},
+    data.WAR_FOOTING: {},
+}
+HELD = "held_"  # a change named held_<weight> applies only in the years the rule holds back
+
+
 def weights_for(state: GameState, changes: dict[str, float] | None = None) -> dict[str, float]:
-    """The weights of ``sensible`` in this game's scenario (with ``changes`` on top)."""
-    return {**WEIGHTS, **SCENARIO_WEIGHTS.get(state.scenario, {}), **(changes or {})}
+    """The weights of ``sensible`` in this game's scenario, under the lesson length rule if it
+    is on, with ``changes`` on top (``held_<weight>``: only in the years the rule holds a win
+    back). Without the rule the weights are the rulebook game's, as before the rule existed."""
+    changes = changes or {}
+    w = {**WEIGHTS, **SCENARIO_WEIGHTS.get(state.scenario, {})}
+    if state.min_years is not None:
+        w.update(LENGTH_WEIGHTS.get(state.scenario, {}))
+    w.update({k: v for k, v in changes.items() if not k.startswith(HELD)})
+    if held_back(state):
+        w.update(HELD_WEIGHTS.get(state.scenario, {}))
+        w.update({k[len(HELD):]: v for k, v in changes.items() if k.startswith(HELD)})
+    return w
 
 
 def _track_value(level: int, w: dict[str, float]) -> float:

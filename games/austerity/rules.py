@@ -242,7 +242,7 @@ def _act(state: GameState, events: list[Event], name: str, choice: Choice) -> No
     if choice.kind == data.FEED_WAR:
         state.war_fed = True
     if choice.kind == data.FINANCE_OLYMPICS:
-        # An extra action (austerity-edition.md): any Income cube the government holds, from
+        # An extra action (our edition notes): any Income cube the government holds, from
         # the Treasury or Current like a Spend, goes into the Olympics box for good.
         effects.spend(state, events, 1, "olympics", choice.variant == "current", "olympics")
         state.olympics += 1
@@ -330,6 +330,12 @@ def _won_this_year(state: GameState, events: list[Event]) -> bool:
     return state.war >= level
 
 
+def held_back(state: GameState) -> bool:
+    """The lesson length rule forbids a win at this year's Year End (``min_years`` not yet
+    reached); None: the rulebook's game, a win is never held back."""
+    return state.min_years is not None and state.year < state.min_years
+
+
 def _ignored(state: GameState, colour: str) -> int:
     """1 if this year's last draw was a single cube of ``colour`` that went to Used ignored.
 
@@ -354,7 +360,15 @@ WIN_REASONS = {data.ECONOMIC_CRASH: "debt-free", data.ORGANISED_CRIME: "crime-fr
 def year_end(state: GameState, events: list[Event]) -> None:
     """Year End, in the rulebook's order."""
     events.append({"type": "year_end", "audience": PUBLIC, "year": state.year})
-    if _won_this_year(state, events):
+    won = _won_this_year(state, events)  # its losses (war, Olympics) stand whatever the year
+    if won and held_back(state):
+        # The lesson length rule (ours): no win before the Year End of ``min_years``; the
+        # year goes on as if the check had failed.
+        note(state, {"kind": "win-held", "min_years": state.min_years})
+        events.append({"type": "win_held", "audience": PUBLIC, "year": state.year,
+                       "min_years": state.min_years})
+        won = False
+    if won:
         finish(state, events, "won", WIN_REASONS[state.scenario])
         return
     icons = data.income_icons(state.tracks[data.EMPLOYMENT])

@@ -8,17 +8,18 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from games.austerity import data
+from games.austerity import data, levels
 from games.austerity.rules import draw_staged, year_entry
 from games.austerity.state import GameState, Institution, in_order, no_cubes
 from games.core import InvalidConfig, check_config
 from games.i18n import _
 
 CONFIG_KEYS = {"scenario", "difficulty", "country", "policies", "extra_institutions",
-               "lone_debt_cuts", "year_limit", "draws", "start"}
+               "lone_debt_cuts", "year_limit", "draws", "start", "levels", "min_years"}
 START_KEYS = {"year", "draw", "tracks", "bag", "current", "used", "treasury", "institutions",
               "olympics", "war", "war_fed"}
 RANDOM = "random"
+MIN_YEARS = (2, 3, 4)  # the lesson length rule's allowed years (None: off, the rulebook's game)
 
 
 def _is_count(value: Any) -> bool:
@@ -54,23 +55,32 @@ def new_game(config: Mapping[str, Any], seed: int) -> GameState:
     limit = config.get("year_limit")
     if limit is not None and not (_is_count(limit) and limit >= 1):
         raise InvalidConfig(_("'year_limit' must be a whole number of years (1 or more)."))
-    setup = data.SCENARIOS[scenario]
+    edition = config.get("levels", levels.DEFAULT)
+    if edition not in levels.EDITIONS:
+        raise InvalidConfig(_("'levels' must be ours or classic."))
+    min_years = config.get("min_years")
+    if min_years is not None and (not _is_count(min_years) or min_years not in MIN_YEARS):
+        raise InvalidConfig(_("'min_years' must be 2, 3 or 4 years, or null (no length rule)."))
+    if min_years is not None and limit is not None and limit < min_years:
+        raise InvalidConfig(_("'year_limit' cannot come before 'min_years': the country could "
+                              "never win."))
+    level = levels.level_of(edition, scenario, difficulty)
     bag = no_cubes()
     for cube in (data.COUNTRIES[country].bag if country else data.BASE_BAG):
         bag[cube] += 1
-    colour, extra = setup.extra[data.DIFFICULTIES.index(
-        "easy" if difficulty == data.EASIER else difficulty)]
-    bag[colour] += extra
+    bag = levels.start_bag(bag, level)
     if difficulty == data.EASIER:
         bag[data.INCOME] += data.EASIER_INCOME
     policies, fixed = _policies(config.get("policies"), country)
     state = GameState(
         seed=seed, scenario=scenario, difficulty=difficulty, country=country,
-        tracks=dict(zip(data.TRACKS, setup.tracks, strict=True)), bag=bag,
+        tracks=dict(zip(data.TRACKS, levels.start_tracks(scenario, level), strict=True)),
+        bag=bag,
         institutions={i: Institution() for i in data.BOARD_INSTITUTIONS},
         policies=policies, fixed_policies=fixed,
         extra_institutions=config.get("extra_institutions", False),
         lone_debt_cuts=config.get("lone_debt_cuts", False), year_limit=limit,
+        levels=edition, min_years=min_years,
         pins=_pins(config.get("draws")),
         war=data.WAR_START if scenario == data.WAR_FOOTING else None,
     )

@@ -51,6 +51,8 @@ class GameState:
     extra_institutions: bool = False
     lone_debt_cuts: bool = False
     year_limit: int | None = None
+    levels: str = "classic"  # the difficulty levels: "ours" or "classic" (the fan port's)
+    min_years: int | None = None  # the lesson length rule: no win before this year's Year End
     pins: list[list[str]] = field(default_factory=list)  # pinned draws, in order (secret)
     year: int = 1
     draw: int = 0  # pairs (or the lone cube) drawn this year

@@ -95,7 +95,8 @@ def board(state: GameState) -> dict[str, Any]:
         "war": state.war, "war_fed": state.war_fed if state.war is not None else None,
         "actions_open": actions_open(state),
         "options": {"extra_institutions": state.extra_institutions,
-                    "lone_debt_cuts": state.lone_debt_cuts, "year_limit": state.year_limit},
+                    "lone_debt_cuts": state.lone_debt_cuts, "year_limit": state.year_limit,
+                    "levels": state.levels, "min_years": state.min_years},
         "cubes": cube_counts(state),
         "history": [{**entry, "log": [dict(line) for line in entry["log"]],
                      "tracks": dict(entry["tracks"]), "bag": dict(entry["bag"])}
