@@ -3,8 +3,8 @@ starting countries and our policy cards.
 
 Every entry says where it comes from (``source``):
 
-- ``"rulebook"``: printed in ``austerity.md`` (the events, institutions, actions, setup);
-- ``"rulebook-derived"``: a fact the rulebook refers to and ``austerity-edition.md`` records;
+- ``"rulebook"``: printed in the rulebook (the events, institutions, actions, setup);
+- ``"rulebook-derived"``: a fact the rulebook refers to and our edition notes record;
 - ``"fan port"``: the mechanics a public fan port encodes (scenarios, countries, the Income
   icons of the Employment track: 0 on spaces 0–4, 1 on 5–8, 2 on 9–10);
 - ``"ours"``: this project's design (the six policy cards).
@@ -207,6 +207,7 @@ class Scenario:
     goal: str
     levels: tuple[int, int, int] = (0, 0, 0)  # the goal's figure for Easy / Normal / Hard
     events: dict[str, tuple[Op, ...]] = field(default_factory=dict)  # replaced events
+    event_texts: dict[str, str] = field(default_factory=dict)  # the replaced events' texts
     source: str = "fan port"
 
 
@@ -222,7 +223,9 @@ SCENARIOS: dict[str, Scenario] = {s.id: s for s in (
     Scenario(ORGANISED_CRIME, _("Organised Crime"), (6, 4, 4, 6, 7),
              ((CRIME, 0), (CRIME, 1), (CRIME, 2)),
              _("Win at Year End when no Crime cube is in Used."),
-             events={"debt+crime": (("add", CRIME, 1), ("track", POPULARITY, -1))}),
+             events={"debt+crime": (("add", CRIME, 1), ("track", POPULARITY, -1))},
+             event_texts={"debt+crime": _("Political Corruption: add a Crime cube and lose 1 "
+                                          "Popularity.")}),
     Scenario(WAR_FOOTING, _("War Footing"), (5, 7, 6, 6, 4), ((DEBT, 0), (DEBT, 0), (DEBT, 0)),
              _("Feed the War to move the war marker up; win when it reaches {level}, lose "
                "if it falls to 0."), levels=(5, 6, 7)),

@@ -29,49 +29,66 @@ class Lost(Exception):
 # --------------------------------------------------------------------------- rule changes
 
 
-def event_effects(state: GameState, key: str) -> tuple[tuple[data.Op, ...],
-                                                       tuple[data.Option, ...]]:
-    """The event of ``key`` as it stands in this game: (always, options)."""
+Source = tuple[str, ...]  # what changed a rule: ("policy", card, face) or ("scenario", id)
+
+
+def event_rule(state: GameState, key: str) -> tuple[tuple[data.Op, ...],
+                                                    tuple[data.Option, ...],
+                                                    Source | None,
+                                                    dict[str, Source]]:
+    """The event of ``key`` as the scenario and the policy cards in force make it: (always,
+    options, what replaced the whole event or None, {option id: what changed that option})."""
     event = data.EVENTS[key]
     always, options = event.always, event.options
     replaced = data.SCENARIOS[state.scenario].events.get(key)
-    for face in _faces(state):
+    source: Source | None = ("scenario", state.scenario) if replaced is not None else None
+    for card, face in _in_force(state):
         if face.target == ("event", key):
-            replaced = face.ops
+            replaced, source = face.ops, ("policy", card, face.id)
     if replaced is not None:
-        return replaced, ()
-    patched = []
+        return replaced, (), source, {}
+    patched, changed = [], {}
     for option in options:
         ops = option.ops
-        for face in _faces(state):
+        for card, face in _in_force(state):
             if face.target == ("option", f"{key}:{option.id}"):
-                ops = face.ops
+                ops, changed[option.id] = face.ops, ("policy", card, face.id)
         patched.append(data.Option(option.id, option.text, ops))
-    return always, tuple(patched)
+    return always, tuple(patched), None, changed
+
+
+def event_effects(state: GameState, key: str) -> tuple[tuple[data.Op, ...],
+                                                       tuple[data.Option, ...]]:
+    """The event of ``key`` as it stands in this game: (always, options)."""
+    always, options, _source, _changed = event_rule(state, key)
+    return always, options
 
 
 def fund_effects(state: GameState, inst: str) -> tuple[data.Op, ...]:
-    return _patched(state, "fund", inst, data.INSTITUTIONS[inst].fund)
+    return rule(state, "fund", inst, data.INSTITUTIONS[inst].fund)[0]
 
 
 def cuts_effects(state: GameState, inst: str) -> tuple[data.Op, ...]:
-    return _patched(state, "cuts", inst, data.INSTITUTIONS[inst].cuts)
+    return rule(state, "cuts", inst, data.INSTITUTIONS[inst].cuts)[0]
 
 
 def action_effects(state: GameState, action: str) -> tuple[data.Op, ...]:
-    return _patched(state, "action", action, data.ACTIONS[action])
+    return rule(state, "action", action, data.ACTIONS[action])[0]
 
 
-def _faces(state: GameState) -> list[data.Face]:
-    return [data.FACES[face][1] for face in state.policies.values()]
+def _in_force(state: GameState) -> list[tuple[str, data.Face]]:
+    """(card, face) of every policy card in play, face up."""
+    return [data.FACES[face] for face in state.policies.values()]
 
 
-def _patched(state: GameState, kind: str, name: str,
-             ops: tuple[data.Op, ...]) -> tuple[data.Op, ...]:
-    for face in _faces(state):
+def rule(state: GameState, kind: str, name: str,
+         ops: tuple[data.Op, ...]) -> tuple[tuple[data.Op, ...], Source | None]:
+    """A reward, penalty or action (``ops`` as printed) as the policy cards in force make it,
+    and the face that changed it (None: as printed)."""
+    for card, face in _in_force(state):
         if face.target == (kind, name):
-            return face.ops
-    return ops
+            return face.ops, ("policy", card, face.id)
+    return ops, None
 
 
 # --------------------------------------------------------------------------- cubes
