@@ -8,6 +8,7 @@ bots' ``POLICIES``) is run by the same few options: ``--games``, ``--seed``, ``-
 Examples::
 
     python manage.py simulate --game austerity --games 500 --seed 1 --targets
+    python manage.py simulate --game austerity --levels ours --min-years 3 --policy sensible
     python manage.py simulate --game crisis --policy sensible --json
 
     python manage.py simulate --games 2000 --players 8 --seed 1
@@ -68,6 +69,11 @@ class Command(BaseCommand):
         parser.add_argument("--targets", action="store_true",
                             help="also check the five balance targets")
         parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
+        parser.add_argument("--levels", choices=("ours", "classic"),
+                            help="Austerity: the difficulty levels (the config's 'levels')")
+        parser.add_argument("--min-years", type=int, metavar="N",
+                            help="Austerity: the lesson length rule, no win before year N "
+                                 "(the config's 'min_years')")
 
     def handle(self, *args: Any, **options: Any) -> None:
         games, players, seed, pact = (options["games"], options["players"], options["seed"],
@@ -129,11 +135,17 @@ class Command(BaseCommand):
         bots = importlib.import_module(sim.__name__.rsplit(".", 1)[0] + ".bots")
         policies = self._policies(options["policy"], getattr(bots, "POLICIES", {}))
         games, seed = options["games"], options["seed"]
+        config = {key: options[opt] for key, opt in (("levels", "levels"),
+                                                      ("min_years", "min_years"))
+                  if options.get(opt) is not None}
+        if config and options["game"] != "austerity":
+            raise CommandError("--levels and --min-years are Austerity's options.")
         report: dict[str, Any] = {
             "game": options["game"], "games": games, "seed": seed,
-            "policies": [sim.simulate(games=games, seed=seed, policy=p) for p in policies]}
+            "policies": [sim.simulate(games=games, seed=seed, policy=p, **config)
+                         for p in policies]}
         if options["targets"]:
-            report["targets"] = sim.balance_targets(games=games, seed=seed)
+            report["targets"] = sim.balance_targets(games=games, seed=seed, **config)
         if options["json"]:
             self.stdout.write(json.dumps(report, indent=2))
             return
