@@ -79,7 +79,9 @@ def bag_open(*, table: Table, decision: str, options: list[str],
     """A new empty bag for ``decision`` at ``table``; ``weights``: each voter's weight by
     player name, for a weighted ballot (its count then publishes the outcome only)."""
     bag = Bag(table=table, decision=decision, options=options, key_ref=secrets.token_hex(16),
-              weights=weights or {}, step=step)
+              weights=weights or {}, step=step,
+              counted_before=decision in Table.objects.values_list(
+                  "counted", flat=True).get(pk=table.pk))
     _put_key(bag)
     bag.save()
     return bag
@@ -206,6 +208,20 @@ def bag_count(*, bag: Bag, key: bytes, step: TeacherStep | None,
     return tally
 
 
+def bag_set_aside(*, bag: Bag, step: TeacherStep | None) -> int:
+    """Close ``bag`` unopened, as if nobody had voted: its receipts and sealed ballots are
+    deleted without being read, and its key is destroyed after the commit (our privacy rule
+    for a bag of fewer than three tokens, ``services.ballots``). How many were set aside."""
+    set_aside = bag.receipts.count()
+    bag.receipts.all().delete()
+    bag.sealed.all().delete()
+    bag.status, bag.counted_by, bag.reopened, bag.set_aside = (
+        Bag.Status.COUNTED, step, "", set_aside)
+    bag.save(update_fields=["status", "counted_by", "reopened", "set_aside"])
+    _destroy_after_commit(bag.key_ref)
+    return set_aside
+
+
 def bag_reopen(*, bag: Bag, reason: str) -> None:
     """Discard every ballot of ``bag`` and open it again, empty, under a new key and name."""
     old = bag.key_ref
@@ -213,9 +229,12 @@ def bag_reopen(*, bag: Bag, reason: str) -> None:
     bag.sealed.all().delete()
     bag.key_ref = secrets.token_hex(16)
     _put_key(bag)
-    bag.status, bag.counted_by, bag.reopened = Bag.Status.OPEN, None, reason
+    if bag.status == Bag.Status.COUNTED:  # its next count publishes the outcome only
+        bag.counted_before = True
+    bag.status, bag.counted_by, bag.reopened, bag.set_aside = (
+        Bag.Status.OPEN, None, reason, 0)
     bag.save(update_fields=["key_ref", "store", "fingerprint", "status", "counted_by",
-                            "reopened"])
+                            "reopened", "set_aside", "counted_before"])
     _destroy_after_commit(old)
 
 
@@ -223,3 +242,15 @@ def bags_destroyed(bags: list[Bag]) -> None:
     """These bags are being deleted (an undone step, a purged lesson): drop their keys."""
     for bag in bags:
         _destroy_after_commit(bag.key_ref)
+
+
+def counts_remembered(bags: list[Bag]) -> None:
+    """These bags are being deleted with the step that opened them: their tables remember
+    the decisions among them that were counted, so that a bag opened again for one of them
+    publishes its outcome only (``Bag.counted_before``)."""
+    for bag in bags:
+        if bag.status == Bag.Status.COUNTED or bag.counted_before:
+            table = Table.objects.select_for_update().get(pk=bag.table_id)
+            if bag.decision not in table.counted:
+                table.counted = [*table.counted, bag.decision]
+                table.save(update_fields=["counted"])

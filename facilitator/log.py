@@ -25,6 +25,7 @@ from facilitator.models import (
     BallotReceipt,
     Seat,
     Table,
+    TableAction,
     TeacherStep,
 )
 from games.core import Action, Engine, Event, InvalidAction, get_engine
@@ -53,24 +54,57 @@ def count_decision(round_: int, payload: Action) -> str:
 
 
 def record_actions(table: Table, *, open_bags: bool = True) -> list[Action]:
-    """The table's decisions in order (DESIGN §3), ballots rebuilt from the receipts just
-    before their bag's count (in the count's own form); an open bag's receipts at the end
-    (``open_bags``)."""
+    """The table's decisions in order (docs/record.md), ballots rebuilt from the receipts
+    just before their bag's count (in the count's own form); an open bag's receipts at the
+    end (``open_bags``)."""
+    return [action for action, _acted in _record(table, open_bags=open_bags)]
+
+
+def record_acted(table: Table) -> list[dict[str, Any]]:
+    """Who acted, and how, for each of ``record_actions``' entries (in the same order):
+    ``player`` (whose decision it was: the engine's name for the seat or team, absent for a
+    decision of the table or the teacher's), ``by`` (the student who acted, when another
+    than the one whose decision it was, or when a team's member), and ``how``
+    (``TableAction.How``: chose, timer, teacher, stand_in, bot, vote, rules)."""
+    return [acted for _action, acted in _record(table, open_bags=True)]
+
+
+def _acted(actor: str, how: str, seat: Seat | None, whose: Seat | None) -> dict[str, Any]:
+    out: dict[str, Any] = {"how": how or _PLAIN_HOW.get(actor, "")}
+    if whose is None:
+        whose = seat
+    if whose is not None and whose.player_name:
+        out["player"] = whose.player_name
+    if seat is not None and (seat != whose or seat.player_name != seat.nickname):
+        out["by"] = seat.nickname
+    return out
+
+
+def _record(table: Table, *, open_bags: bool) -> list[tuple[Action, dict[str, Any]]]:
     lesson = table.session.lesson
     counted = {b.decision for b in table.bags.filter(status=Bag.Status.COUNTED)}
     voters = _bag_voters(table)
-    actions: list[Action] = []
-    for round_, payload in table.actions.order_by("seq").values_list("round", "payload"):
+    seats = {s.pk: s for s in table.session.seats.all()}
+    out: list[tuple[Action, dict[str, Any]]] = []
+
+    def ballots_of(decision: str, names: list[str]) -> None:
+        out.extend((a, {"how": TableAction.How.CHOSE.value,
+                        **({"player": a["player"]} if "player" in a else {})})
+                   for a in ballots(lesson, decision, names))
+
+    rows = table.actions.order_by("seq").values_list("round", "payload", "actor", "how",
+                                                     "seat_id", "on_behalf_id")
+    for round_, payload, actor, how, seat_id, whose_id in rows:
         if payload.get("type") == "count":
             decision = count_decision(round_, payload)
             if decision in counted:
-                actions.extend(ballots(lesson, decision, voters.pop(decision, [])))
-        actions.append(payload)
+                ballots_of(decision, voters.pop(decision, []))
+        out.append((payload, _acted(actor, how, seats.get(seat_id), seats.get(whose_id))))
     if open_bags:
         for decision, names in sorted(voters.items()):
             if decision not in counted:
-                actions.extend(ballots(lesson, decision, names))
-    return actions
+                ballots_of(decision, names)
+    return out
 
 
 def ballots(lesson: Lesson, decision: str, names: list[str]) -> list[Action]:
@@ -80,8 +114,13 @@ def ballots(lesson: Lesson, decision: str, names: list[str]) -> list[Action]:
 
 
 def game_record(table: Table) -> dict[str, Any]:
+    """The table's record (docs/record.md): what replays the game (``game``, ``seed``,
+    ``config``, ``actions``) and, beside it, who acted and how (``acted``, one entry per
+    action; replay reads only the first four)."""
+    pairs = _record(table, open_bags=True)
     return {"game": table.session.game, "version": 1, "seed": table.seed,
-            "config": table.config, "actions": record_actions(table)}
+            "config": table.config, "actions": [a for a, _ in pairs],
+            "acted": [acted for _, acted in pairs]}
 
 
 def replay_table(table: Table, *, open_bags: bool = True) -> Any:
@@ -141,10 +180,20 @@ def engine_error(exc: InvalidAction) -> ServiceError:
     return ServiceError("invalid_action", gettext(exc.reason).format(**params))
 
 
+# How a decision was taken when the caller does not say: the actor's plain way.
+_PLAIN_HOW = {TableAction.Actor.SEAT: TableAction.How.CHOSE,
+              TableAction.Actor.BOT: TableAction.How.BOT,
+              TableAction.Actor.TEACHER: TableAction.How.TEACHER}
+
+
 def apply_action(table: Table, state: Any, action: Action, *, actor: str,
-                 seat: Seat | None = None, step: TeacherStep | None = None) -> tuple[Any,
-                                                                                    list[Event]]:
-    """Apply one decision; log it (ballots excepted) and record its coin transfers."""
+                 seat: Seat | None = None, step: TeacherStep | None = None,
+                 how: str | None = None, on_behalf: Seat | None = None
+                 ) -> tuple[Any, list[Event]]:
+    """Apply one decision; log it (ballots excepted) with who acted and how, and record its
+    coin transfers. ``how`` (``TableAction.How``; the actor's plain way if not given) and
+    ``on_behalf`` (whose decision it was: the acting seat itself if not given) are the
+    record's "who acted, and how"."""
     engine = engine_of(table)
     try:
         new_state, events = engine.apply(state, action)
@@ -152,10 +201,13 @@ def apply_action(table: Table, state: Any, action: Action, *, actor: str,
         raise engine_error(exc) from None
     action_id = None
     if action["type"] != "ballot":
+        whose = on_behalf if on_behalf is not None else seat
         action_id = log_rows.action_append(
             table_id=table.pk, step_id=step.pk if step is not None else None, actor=actor,
             seat_id=seat.pk if seat is not None else None, round_=getattr(state, "round", 0),
-            payload=dict(action), created_at=now())
+            payload=dict(action), created_at=now(),
+            on_behalf_id=whose.pk if whose is not None else None,
+            how=how or _PLAIN_HOW.get(actor, ""))
     record_transfers(table, [e for e in events if e["type"] == "transfer"], action_id)
     return new_state, events
 

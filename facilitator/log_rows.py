@@ -22,8 +22,8 @@ from facilitator.rows import Rows
 ACTION = Rows(TableAction)
 LEDGER = Rows(LedgerEntry)
 TABLE = Rows(Table, ["snapshot"])
-_ACTION_COLUMNS = ("table_id", "seq", "step_id", "actor", "seat_id", "round", "payload",
-                   "created_at")
+_ACTION_COLUMNS = ("table_id", "seq", "step_id", "actor", "seat_id", "on_behalf_id", "how",
+                   "round", "payload", "created_at")
 _LEDGER_COLUMNS = ("table_id", "action_id", "seq", "round", "source", "destination", "amount",
                    "reason", "details")
 _LEDGER_ROW = f"({', '.join(['%s'] * len(_LEDGER_COLUMNS))})"
@@ -33,15 +33,16 @@ LEDGER_ROWS_PER_STATEMENT = 100  # far below every backend's limit on parameters
 _ACTION_SQL = (
     f"INSERT INTO {ACTION.table} ({', '.join(_ACTION_COLUMNS)}) VALUES "
     f"(%s, (SELECT COALESCE(MAX(seq), 0) + 1 FROM {ACTION.table} WHERE table_id = %s), "
-    f"%s, %s, %s, %s, %s, %s)")
+    f"%s, %s, %s, %s, %s, %s, %s, %s)")
 _LAST_LEDGER_SQL = f"SELECT COALESCE(MAX(seq), 0) FROM {LEDGER.table} WHERE table_id = %s"
 _SNAPSHOT_SQL = f"UPDATE {TABLE.table} SET snapshot = %s WHERE id = %s"
 
 
 def action_append(*, table_id: int, step_id: int | None, actor: str, seat_id: int | None,
-                  round_: int, payload: dict[str, Any], created_at: Any) -> int:
+                  round_: int, payload: dict[str, Any], created_at: Any,
+                  on_behalf_id: int | None = None, how: str = "") -> int:
     """Append one action to the table's log (``seq``: the last one's + 1); its id."""
-    params = [table_id, table_id, step_id, actor, seat_id, round_,
+    params = [table_id, table_id, step_id, actor, seat_id, on_behalf_id, how, round_,
               ACTION.prep("payload", payload), ACTION.prep("created_at", created_at)]
     with connection.cursor() as cursor:
         if connection.features.can_return_columns_from_insert:

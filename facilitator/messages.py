@@ -15,6 +15,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    StrictBool,
     StrictInt,
     StrictStr,
     TypeAdapter,
@@ -66,6 +67,8 @@ class Start(Message):
 
 class Simple(Message):
     type: Literal["next", "undo", "pause", "resume"]
+    # "next" that counts a bag with tokens missing: the teacher answered "count anyway?"
+    confirm: StrictBool = False
 
 
 class Remove(Message):
@@ -113,8 +116,11 @@ def parse(adapter: TypeAdapter[Any], raw: Any) -> Any:
 
 
 def from_form(post: Any) -> dict[str, Any]:
-    """A form post as a message: numbers become numbers, "pass" becomes null."""
+    """A form post as a message: numbers become numbers, "pass" becomes null, a ticked
+    ``confirm`` box becomes true."""
     raw: dict[str, Any] = {k: v for k, v in post.items() if k != "csrfmiddlewaretoken"}
+    if "confirm" in raw:
+        raw["confirm"] = raw["confirm"] in ("1", "true", "on")
     for key in ("coins", "seat", "table", "option"):
         # ASCII digits only: "²" is a digit to str.isdigit but not a number to int().
         if key in raw and re.fullmatch(r"-?[0-9]{1,9}", str(raw[key])):
@@ -158,7 +164,7 @@ def teacher_act(session: ClassSession, message: Any) -> None:
     if isinstance(message, Start):
         services.session_start(session=session, fill=message.fill)
     elif isinstance(message, Simple) and message.type == "next":
-        services.session_advance(session=session, expected=expected)
+        services.session_advance(session=session, expected=expected, confirm=message.confirm)
     elif isinstance(message, Simple) and message.type == "undo":
         services.session_undo(session=session, expected=expected)
     elif isinstance(message, Simple):

@@ -58,6 +58,9 @@ class ClassSession(models.Model):
     # What the teacher's last Undo took back, for the screens, until the lesson moves on:
     # {"kind", "stage", "round", "discarded"} (see facilitator.notices).
     undone = models.JSONField(null=True, blank=True)
+    # The bags closed unopened since the teacher's last step (fewer than three tokens in
+    # them: our privacy rule), as {table number: tokens set aside}, for the screens.
+    set_aside = models.JSONField(default=dict, blank=True)
     # The debate timer, kept by the server so every screen shows the same countdown:
     # {"ends_at": epoch seconds while it runs, "left": seconds while it is paused}.
     timer = models.JSONField(null=True, blank=True)
@@ -112,6 +115,10 @@ class Table(models.Model):
     # The engine state after the whole log, open bags excepted (a cache: always
     # verifiable against a full replay, see services.table_verify).
     snapshot = models.JSONField(null=True, blank=True)
+    # The decisions whose counted bag an Undo deleted (with the step that opened it), kept
+    # through every Undo: a bag opened again for one of them publishes its outcome only
+    # (``Bag.counted_before``; docs/secrecy.md, "Counting again after an Undo").
+    counted = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["session", "number"]
@@ -205,6 +212,18 @@ class TableAction(models.Model):
         SEAT = "seat", _("Student")
         BOT = "bot", _("Bot")
 
+    class How(models.TextChoices):
+        """How the decision was taken, for whom it was (``on_behalf``): the record's "who
+        acted, and how" (docs/record.md)."""
+
+        CHOSE = "chose", _("chose")
+        TIMER = "timer", _("a timer's default")
+        TEACHER = "teacher", _("the teacher stood in")
+        STAND_IN = "stand_in", _("a team-mate stood in")
+        BOT = "bot", _("a bot")
+        VOTE = "vote", _("the table's secret vote")
+        RULES = "rules", _("the rules")
+
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="actions")
     seq = models.PositiveIntegerField()
     step = models.ForeignKey(TeacherStep, on_delete=models.CASCADE, null=True, blank=True,
@@ -212,6 +231,12 @@ class TableAction(models.Model):
     actor = models.CharField(max_length=10, choices=Actor.choices)
     seat = models.ForeignKey(Seat, on_delete=models.SET_NULL, null=True, blank=True,
                              related_name="+")
+    # Whose decision it was (the captain or minister a stand-in or a timer acted for; the
+    # acting seat itself when it chose), and how it was taken ("" in rows written before
+    # the record said how: read as the actor's plain way, ``log.acted``).
+    on_behalf = models.ForeignKey(Seat, on_delete=models.SET_NULL, null=True, blank=True,
+                                  related_name="+")
+    how = models.CharField(max_length=10, choices=How.choices, blank=True)
     round = models.PositiveSmallIntegerField()
     payload = models.JSONField()
     created_at = models.DateTimeField()
@@ -256,6 +281,13 @@ class Bag(models.Model):
     store = models.CharField(max_length=40, blank=True)
     fingerprint = models.CharField(max_length=32, blank=True)
     reopened = models.CharField(max_length=10, blank=True)
+    # Tokens set aside unopened when the bag was closed with fewer than three in it (and not
+    # every voter's): the vote counted as if nobody had voted (docs/secrecy.md).
+    set_aside = models.PositiveSmallIntegerField(default=0)
+    # This decision was counted before at this table (an Undo took the count back): its next
+    # count publishes the outcome only. Set when an Undo reopens the bag, and when a bag is
+    # opened for a decision the table lists in ``Table.counted``.
+    counted_before = models.BooleanField(default=False)
     step = models.ForeignKey(TeacherStep, on_delete=models.CASCADE, null=True, blank=True,
                              related_name="bags")
     counted_by = models.ForeignKey(TeacherStep, on_delete=models.SET_NULL, null=True,

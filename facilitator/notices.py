@@ -5,6 +5,7 @@ said by each lesson module (``Lesson.undone_notice``), in its own words."""
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 
 def reopened_notice(reason: str, *, phone: bool) -> str:
@@ -19,3 +20,23 @@ def reopened_notice(reason: str, *, phone: bool) -> str:
                      "vote again.")
         return _("The count was undone: the votes cast were discarded. Everyone votes again.")
     return ""
+
+
+def set_aside_notice(set_aside: dict[str, int], *, table: int | None = None) -> str:
+    """What the screens say of bags closed unopened since the teacher's last step (fewer
+    than three tokens: our privacy rule): every such table on the console; a phone's own
+    table (``table``) only. "" when there is none."""
+    if table is not None:
+        if str(table) not in set_aside:
+            return ""
+        return _("Fewer than 3 tokens were in your table's bag, so none was opened: the vote "
+                 "counts as if nobody had voted.")
+    tables = sorted(int(n) for n in set_aside)
+    if not tables:
+        return ""
+    return ngettext(
+        "Table %(tables)s: fewer than 3 tokens were in the bag, so it was closed unopened, "
+        "as if nobody had voted.",
+        "Tables %(tables)s: fewer than 3 tokens were in each bag, so they were closed "
+        "unopened, as if nobody had voted.", len(tables)) % {
+            "tables": ", ".join(map(str, tables))}

@@ -6,14 +6,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from facilitator import notices
 from facilitator.lessons import lesson_for
 
 
 def projector_context(view: dict[str, Any], *, join_url: str = "") -> dict[str, Any]:
+    """The module's projector context, with the platform's notice of bags closed unopened."""
     lesson = lesson_for(view["session"]["game"])
-    return {**lesson.projector_context(view, join_url=join_url), "templates": lesson.templates}
+    return {**lesson.projector_context(view, join_url=join_url), "templates": lesson.templates,
+            "set_aside": notices.set_aside_notice(view["session"].get("set_aside") or {})}
 
 
 def phone_context(view: dict[str, Any]) -> dict[str, Any]:
+    """The module's phone context, with what the platform says on every ballot: how secret
+    it is (``facilitator.privacy``), for ``play/_ballot_secrecy.html``."""
     lesson = lesson_for(view["session"]["game"])
-    return {**lesson.phone_context(view), "templates": lesson.templates}
+    table = view.get("table") or {}
+    return {**lesson.phone_context(view), "templates": lesson.templates,
+            "ballot_secrecy": table.get("secrecy", ""),
+            "set_aside": notices.set_aside_notice(view["session"].get("set_aside") or {},
+                                                  table=table.get("number", 0))}

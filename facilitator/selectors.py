@@ -16,7 +16,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
-from facilitator import parties, presence, table_reads
+from facilitator import parties, presence, privacy, table_reads
 from facilitator.errors import ServiceError
 from facilitator.log import engine_of, load_view_state
 from facilitator.models import ClassSession, Seat, Table
@@ -61,7 +61,7 @@ def session_info(session: ClassSession) -> dict[str, Any]:
         "language": session.language, "status": session.status, "stage": session.stage,
         "round": session.round, "paused": session.paused, "stage_id": session.stage_id,
         "join_code": session.join_code if session.is_open else None,
-        "undone": session.undone,
+        "undone": session.undone, "set_aside": session.set_aside,
         **session.lesson.session_info(session),
         **dict(zip(("timer_left", "timer_running"), timer_left(session.timer), strict=True)),
     }
@@ -136,13 +136,20 @@ def _seat_view(seat: Seat) -> dict[str, Any]:
     seats = reads.roster_seats(table)  # read once: the roster and the team
     view["table"] = {"number": table.number, "seats": _roster(seats, reads.online),
                      **reads.bag_info(table)}
+    if seat.shares_id is None:
+        open_bag = reads.open_bags.get(table.pk)
+        view["table"]["secrecy"] = privacy.ballot_secrecy(
+            open_bag.bag if open_bag is not None else None, seats, seat)
     team = parties.members(seats, seat.player_name) if seat.shares_id is None else []
-    if len(team) > 1:  # a team: its members, and who is captain this round
+    if len(team) > 1:  # a team: its members, its captain this round, and who acts now
         captain = parties.captain(team, session.round)
+        now = parties.acting(team, session.round, reads.online)
         view["seat"]["party"] = {"name": seat.player_name,
                                  "members": [m.nickname for m in team],
                                  "captain": captain.nickname if captain else None,
-                                 "is_captain": captain == seat}
+                                 "acting": now.nickname if now is not None and now != captain
+                                 else None,
+                                 "is_captain": now == seat}
     if seat.shares_id is None:
         view["game"] = engine.view(state, session.lesson.engine_audience(seat))
         extra = session.lesson.seat_info(session, seat, table, view["game"]["legal_actions"])

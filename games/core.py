@@ -236,7 +236,9 @@ class Replayed:
     events: list[Event] = field(default_factory=list)
 
 
-RECORD_KEYS = {"game", "version", "seed", "config", "actions"}
+# ``acted``: who acted, and how, beside each action (docs/record.md); replay never reads it,
+# so a record with or without it replays the same game.
+RECORD_KEYS = {"game", "version", "seed", "config", "actions", "acted"}
 
 
 def replay(record: Mapping[str, Any]) -> Replayed:

@@ -33,6 +33,8 @@ class StepPlan:
     ``kind``: "next" moves every table on (the lesson calls :meth:`Lesson.on_step` for each);
     any other kind (e.g. State in Class's "card", one more Midlife card read aloud) is a step
     of the script alone: no table changes. ``timer``: seconds of the stage's countdown, or None.
+    ``confirmed``: the teacher's request confirmed counting bags that miss tokens (set by the
+    platform from the request; a module passes it to ``vote_close``).
     """
 
     stage: str
@@ -40,6 +42,7 @@ class StepPlan:
     kind: str = "next"
     timer: int | None = None
     finished: bool = False
+    confirmed: bool = False
 
 
 @dataclass(frozen=True)

@@ -35,10 +35,18 @@ def _rename(value: Any, names: Mapping[str, str]) -> Any:
 def anonymise_record(record: Mapping[str, Any]) -> dict[str, Any]:
     """The same record with every player name replaced; it still replays to the same game."""
     out = copy.deepcopy(dict(record))
+    # The students who acted for someone else are named "Student N" in order of appearance.
+    students: dict[str, str] = {}
+    for acted in out.get("acted", []):
+        if "by" in acted:
+            acted["by"] = students.setdefault(acted["by"], f"Student {len(students) + 1}")
     config = out["config"]
+    names = pseudonyms(config.get("players", []))
+    for acted in out.get("acted", []):
+        if "player" in acted:  # a seat a config does not name (Austerity's) is numbered too
+            acted["player"] = names.setdefault(acted["player"], f"Player {len(names) + 1}")
     if "players" not in config:  # a config that names no player (Austerity's) is anonymous
         return out
-    names = pseudonyms(config["players"])
     config["players"] = [names[n] for n in config["players"]]
     if "roles" in config:
         config["roles"] = {names.get(k, k): v for k, v in config["roles"].items()}

@@ -13,23 +13,27 @@ from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from facilitator import bags, broadcast, parties
 from facilitator.errors import ServiceError
 from facilitator.lessons.base import Ballot
 from facilitator.log import apply_action, ballots, engine_error, engine_of, load_state
-from facilitator.models import Bag, Seat, Table, TableAction, TeacherStep
+from facilitator.models import Bag, ClassSession, Seat, Table, TableAction, TeacherStep
+from facilitator.privacy import FEWEST_TO_OPEN
 from facilitator.services.sessions import last_step
 from facilitator.services.settle import everyone_voted, table_settle, voters
-from facilitator.services.turns import seat_turn
+from facilitator.services.turns import seat_turn, table_seats
 from facilitator.table_reads import seat_order
 from games.core import InvalidAction
 
 Actor = TableAction.Actor
 
-# A bag with fewer ballots than this publishes its outcome only: two ballots' tally says how
-# both voted to anyone who knows one of them.
-OUTCOME_ONLY_BELOW = 3
+# Our privacy rule (docs/secrecy.md): a bag with fewer tokens than this is never opened
+# unless every party at the table has voted; and a bag with fewer than this, or a weighted
+# one, publishes its outcome only (two tokens' tally says how both voted to anyone who knows
+# one of them).
+OUTCOME_ONLY_BELOW = FEWEST_TO_OPEN
 
 
 def vote_open(table: Table, ballot: Ballot, step: TeacherStep) -> Bag:
@@ -39,42 +43,75 @@ def vote_open(table: Table, ballot: Ballot, step: TeacherStep) -> Bag:
                          weights=ballot.weights, step=step)
 
 
+def count_unconfirmed(table: Table, missing: int) -> ServiceError:
+    """The refusal of a count that the teacher asked for while tokens are missing, without
+    confirming it in the request (the console asks "count anyway?" and sends ``confirm``)."""
+    return ServiceError("confirm_count", ngettext(
+        "Table %(table)d: %(n)d token is not in the bag yet. Count anyway? (Press again to "
+        "confirm.)",
+        "Table %(table)d: %(n)d tokens are not in the bag yet. Count anyway? (Press again to "
+        "confirm.)", missing) % {"table": table.number, "n": missing}, status=409)
+
+
 def vote_close(table: Table, state: Any, decision: str, step: TeacherStep | None,
-               actor: str, *, bag: Bag | None = None, voted: set[int] | None = None,
-               seats: list[Seat] | None = None) -> Any:
+               actor: str, *, confirmed: bool, bag: Bag | None = None,
+               voted: set[int] | None = None, seats: list[Seat] | None = None) -> Any:
     """Empty the bag of ``decision``: the engine meets its receipts and its count (absentees
-    abstain). The sealed ballots and the key are gone afterwards. ``bag``, ``voted`` (its
-    voters' seat ids) and ``seats`` (the table's): as the caller read them under the table's
-    lock, so they are not read again."""
+    abstain). The sealed ballots and the key are gone afterwards.
+
+    Our privacy rule, whoever asks: a bag that does not hold every party's token needs
+    ``confirmed`` (the teacher's explicit "count anyway" in the request, or a timer the
+    table was shown), else nothing changes and the teacher is asked; such a bag with fewer
+    than ``FEWEST_TO_OPEN`` tokens is closed unopened, as if nobody had voted (each game's own
+    rule for no votes). A decision counted before at this table (then undone) publishes its
+    outcome only. ``bag``, ``voted`` (its voters' seat ids) and ``seats`` (the table's): as
+    the caller read them under the table's lock, so they are not read again."""
     if bag is None:
         bag = bags.open_bag(table)
     if bag is None or bag.decision != decision or bag.status != Bag.Status.OPEN:
         raise ServiceError("vote_closed", _("This vote is not open."), status=409)
-    key = bags.bag_key(bag)
-    if key is None:
-        raise bags.key_unreachable()
+    if seats is None:
+        seats = table_seats(table)
+    if voted is None:
+        voted = bags.voter_ids(bag)
+    full = everyone_voted(seats, voted)
+    if not full and not confirmed:
+        raise count_unconfirmed(table, voters(seats) - len(voted))
     engine, lesson = engine_of(table), table.session.lesson
-    if voted is not None and seats is not None:
+    key = bags.bag_key(bag)
+    if key is None:  # only the process holding the keys closes a bag, opened or not
+        raise bags.key_unreachable()
+    if not full and len(voted) < FEWEST_TO_OPEN:
+        _told_set_aside(table, bags.bag_set_aside(bag=bag, step=step))
+        names: list[str] = []
+        tally: dict[str, int] = {}
+    else:
         # who voted, by seat (as bags.voter_names lists them)
         names = [s.player_name for s in sorted(seats, key=seat_order) if s.pk in voted]
-    else:
-        names = bags.voter_names(bag)
-    try:
-        state, _e = engine.replay_actions(state, ballots(lesson, decision, names))
-    except InvalidAction as exc:
-        raise engine_error(exc) from None
-    tally = bags.bag_count(bag=bag, key=key, step=step,
-                           receipts=len(voted) if voted is not None else None)
+        try:
+            state, _e = engine.replay_actions(state, ballots(lesson, decision, names))
+        except InvalidAction as exc:
+            raise engine_error(exc) from None
+        tally = bags.bag_count(bag=bag, key=key, step=step, receipts=len(voted))
     result: dict[str, Any] = {"tally": tally}
-    if bag.weights or len(names) < OUTCOME_ONLY_BELOW:
+    if bag.weights or len(names) < OUTCOME_ONLY_BELOW or bag.counted_before:
         try:
             result = {"outcome": lesson.ballot_outcome(state, decision, tally)}
         except InvalidAction as exc:
             raise engine_error(exc) from None
     counted = lesson.count_action(decision, result)
     for action in counted if isinstance(counted, list) else [counted]:
-        state, _e = apply_action(table, state, action, actor=actor, step=step)
+        state, _e = apply_action(table, state, action, actor=actor, step=step,
+                                 how=TableAction.How.VOTE)
     return lesson.on_count(table, state, decision, result, step)
+
+
+def _told_set_aside(table: Table, tokens: int) -> None:
+    """The screens say, until the teacher's next step, that ``table``'s bag was closed
+    unopened with ``tokens`` in it (``ClassSession.set_aside``)."""
+    session = ClassSession.objects.select_for_update().get(pk=table.session_id)
+    session.set_aside = {**session.set_aside, str(table.number): tokens}
+    session.save(update_fields=["set_aside"])
 
 
 def ballot_cast(*, seat_id: int, option: Any, kind: Any = None, decision: Any = None,

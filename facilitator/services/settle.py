@@ -49,7 +49,7 @@ def table_settle(table: Table, session: ClassSession, step: TeacherStep | None,
                     voted.add(seat.pk)
                     acted = True
                 continue
-            if len(group) > 1 and parties.captain(group, session.round) != seat:
+            if len(group) > 1 and parties.acting(group, session.round) != seat:
                 continue  # a team's moves are its captain's
             action = lesson.bot_action(table, session, state, seat)
             if action is None:
@@ -59,7 +59,7 @@ def table_settle(table: Table, session: ClassSession, step: TeacherStep | None,
                                      step=step)
         if bag is not None and everyone_voted(seats, voted):
             state = vote_close(table, state, bag.decision, step, Actor.TEACHER, bag=bag,
-                               voted=voted, seats=seats)
+                               voted=voted, seats=seats, confirmed=True)  # everyone voted
             acted = True
         automatic = lesson.automatic_action(seats, state)
         if automatic is not None:

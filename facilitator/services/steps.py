@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -21,8 +23,11 @@ from facilitator.services.settle import table_settle
 Status = ClassSession.Status
 
 
-def session_advance(*, session: ClassSession, expected: str | None = None) -> ClassSession:
-    """The teacher's one "next": every table moves on together (lock-step).
+def session_advance(*, session: ClassSession, expected: str | None = None,
+                    confirm: bool = False) -> ClassSession:
+    """The teacher's one "next": every table moves on together (lock-step). ``confirm``: the
+    teacher confirmed counting a bag that misses tokens ("count anyway?"); without it such a
+    count is refused and nothing changes (``services.ballots.vote_close``).
 
     A vote whose ballot key was lost (the server restarted mid-vote) cannot be counted: its
     bag is emptied and asked again first (committed), and the teacher is told why.
@@ -35,7 +40,7 @@ def session_advance(*, session: ClassSession, expected: str | None = None) -> Cl
             "The votes at tables %(tables)s were lost when the server restarted: their "
             "students are asked to vote again.", len(lost)) % {
                 "tables": ", ".join(map(str, lost))}, status=409)
-    return _advance(session=session, expected=expected)
+    return _advance(session=session, expected=expected, confirm=confirm)
 
 
 @transaction.atomic
@@ -60,7 +65,8 @@ def bags_recover(*, session: ClassSession) -> list[int]:
 
 
 @transaction.atomic
-def _advance(*, session: ClassSession, expected: str | None = None) -> ClassSession:
+def _advance(*, session: ClassSession, expected: str | None = None,
+             confirm: bool = False) -> ClassSession:
     session = locked_session(session)
     check_can_drive(session, expected)
     if session.status == Status.LOBBY:
@@ -70,16 +76,19 @@ def _advance(*, session: ClassSession, expected: str | None = None) -> ClassSess
     states = {t.pk: load_state(t) for t in tables}
     before = (session.stage, session.round)
     plan = lesson.plan_step(session, tables, states)  # may refuse: nothing has changed
+    plan = dataclasses.replace(plan, confirmed=confirm)
     if plan.kind != "next":  # a step of the script alone (no table changes)
         record_step(session, plan.kind, *before)
         broadcast.refresh(session.pk, session.seats.values_list("pk", flat=True))
         return session
     session.stage, session.round, session.undone = plan.stage, plan.round, None
+    session.set_aside = {}
     session.timer = ({"ends_at": clock.now().timestamp() + plan.timer, "left": None}
                      if plan.timer else None)
     if plan.finished:
         session.status, session.finished_at = Status.FINISHED, clock.now()
-    session.save(update_fields=["stage", "round", "status", "finished_at", "undone", "timer"])
+    session.save(update_fields=["stage", "round", "status", "finished_at", "undone", "timer",
+                                "set_aside"])
     step = record_step(session, "next", *before)
     for table in tables:
         state = states[table.pk]
@@ -111,14 +120,15 @@ def session_undo(*, session: ClassSession, expected: str | None = None) -> Class
     # Students' ballots in a bag this step opened are discarded with it.
     had_votes = BallotReceipt.objects.filter(bag__step=step, seat__is_bot=False).exists()
     bags.bags_destroyed(list(Bag.objects.filter(step=step, status=Bag.Status.OPEN)))
+    bags.counts_remembered(list(Bag.objects.filter(step=step)))
     if step.kind == "start":
         session.tables.all().delete()
         session.seats.filter(is_bot=True).delete()
         session.seats.update(table=None, position=None, shares=None, player_name="")
         session.status, session.started_at = Status.LOBBY, None
     step.delete()  # cascades to the actions, ledger rows and bags it led to
-    session.stage, session.round = step.stage_before, step.round_before
-    session.save(update_fields=["stage", "round", "status", "started_at"])
+    session.stage, session.round, session.set_aside = step.stage_before, step.round_before, {}
+    session.save(update_fields=["stage", "round", "status", "started_at", "set_aside"])
     for bag in Bag.objects.filter(pk__in=counted):
         bags.bag_reopen(bag=bag, reason=bags.UNDONE)
     session.undone = {"kind": step.kind, "stage": step.stage_after, "round": step.round_after,

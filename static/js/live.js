@@ -83,6 +83,12 @@ function receive(message) {
     // A resent ballot, pact or tie-break that the server already has is not shown as an
     // error after a reconnect.
     const quiet = mine && pending.resent && REPEATED.includes(message.code);
+    // The server asks before a count with tokens missing: the same button again confirms.
+    if (mine && message.code === "confirm_count") {
+      armAsked(actionKey(pending.message), message.message);
+      pending = null;
+      return;
+    }
     if (mine) pending = null;
     if (!quiet) showError(message.message);
   } else if (message.type === "removed") {
@@ -199,12 +205,9 @@ function swap(html, phase) {
     ? [...live.querySelectorAll("form input:checked")].map((i) => [i.name, i.value]) : [];
   live.innerHTML = html;
   if (phase) live.dataset.phase = phase;
-  if (armed && armed === live.dataset.phase) {
-    const button = live.querySelector("button[data-confirm-one]");
-    if (button) { armed = null; askFirst(button); } else { disarm(); }
-  } else {
-    armed = null;
-  }
+  // A question asked for this moment of the lesson stays asked across a live update.
+  if (armed && armed === live.dataset.phase && armedText) showQuestion(armedText);
+  else disarm();
   if (focused) document.getElementById(focused)?.focus();
   for (const [name, value] of ticked) {
     for (const input of live.querySelectorAll(`form input[name="${CSS.escape(name)}"]`)) {
@@ -254,6 +257,8 @@ function formMessage(form, submitter) {
     if (key === "csrfmiddlewaretoken") continue;
     if (["coins", "seat", "table", "option"].includes(key) && /^-?\d+$/.test(value)) {
       message[key] = Number(value);
+    } else if (key === "confirm") {
+      message[key] = value === "1";
     } else if (key === "choice" && value === "pass") {
       message[key] = null;
     } else if (key === "fill" && value === "") {
@@ -270,46 +275,82 @@ function formMessage(form, submitter) {
 }
 
 // ---- console only: a count with tokens missing asks first ("1 has not voted: count
-// anyway?"); the same key or click again counts, Esc waits. The question is for this
-// moment of the lesson only.
-let armed = null;
+// anyway?"); the same key or click again counts, sending "confirm" (the server refuses such
+// a count without it, and then asks the same way); Esc waits. The question is for this
+// moment of the lesson and this button only.
+let armed = null;     // the moment of the lesson the question was asked for
+let armedFor = null;  // the action it was asked for ("next:", "ballot_close:2")
+function actionKey(message) {
+  return `${message.type}:${message.table ?? ""}`;
+}
 function missingVotes() {
   let missing = 0;
+  const small = [];
   for (const bag of live.querySelectorAll("[data-progress][data-of]")) {
-    missing += Math.max(0, Number(bag.dataset.of) - Number(bag.dataset.voted || 0));
+    const voted = Number(bag.dataset.voted || 0);
+    missing += Math.max(0, Number(bag.dataset.of) - voted);
+    if (voted < 3 && voted < Number(bag.dataset.of) && bag.dataset.progress) small.push(bag.dataset.progress);
   }
-  return missing;
+  return { missing, small };
 }
-function askFirst(button) {
+let armedText = null;
+function showQuestion(text) {
   const box = live.querySelector("[data-confirm-box]");
-  if (!box || !button || !button.dataset.confirmOne || armed === live.dataset.phase) return false;
-  const missing = missingVotes();
-  if (missing === 0) return false;
-  armed = live.dataset.phase;
-  const text = missing === 1 ? button.dataset.confirmOne : button.dataset.confirmOther;
-  box.querySelector("[data-confirm-text]").textContent = text.replace("{n}", String(missing));
+  armedText = text;
+  if (!box) return false;
+  box.querySelector("[data-confirm-text]").textContent = text;
   box.hidden = false;
   return true;
 }
+function askFirst(button) {
+  if (!button || !button.dataset.confirmOne || armed === live.dataset.phase) return false;
+  const { missing, small } = missingVotes();
+  if (missing === 0) return false;
+  const box = live.querySelector("[data-confirm-box]");
+  let text = (missing === 1 ? button.dataset.confirmOne : button.dataset.confirmOther)
+    .replace("{n}", String(missing));
+  if (small.length && box && box.dataset.small) text += " " + box.dataset.small.replace("{tables}", small.join(", "));
+  if (!showQuestion(text)) return false;
+  armed = live.dataset.phase;
+  armedFor = "next:";
+  return true;
+}
+function armAsked(key, text) {
+  if (!showQuestion(text)) { showError(text); return; }
+  armed = live.dataset.phase;
+  armedFor = key;
+}
 function disarm() {
   armed = null;
+  armedFor = null;
+  armedText = null;
   const box = live.querySelector("[data-confirm-box]");
   if (box) box.hidden = true;
 }
 
 document.addEventListener("submit", (event) => {
   const form = event.target;
-  if (event.submitter && event.submitter.value === "next" && askFirst(event.submitter)) {
+  const key = form.dataset.action ? actionKey(formMessage(form, event.submitter)) : "";
+  const confirming = armed !== null && armed === live.dataset.phase && armedFor === key;
+  if (!confirming && event.submitter && event.submitter.value === "next"
+      && askFirst(event.submitter)) {
     event.preventDefault();
     return;
   }
-  if (event.submitter && event.submitter.value === "next") disarm();
+  if (confirming || (event.submitter && event.submitter.value === "next")) disarm();
   if (!form.dataset.action) return;
   const open = socket && socket.readyState === WebSocket.OPEN;
+  if (confirming && !form.querySelector('input[name="confirm"]')) {
+    // the form post (no socket) confirms the same way
+    const input = document.createElement("input");
+    Object.assign(input, { type: "hidden", name: "confirm", value: "1" });
+    form.append(input);
+  }
   // The socket cannot get through but the network is up: post the form (the HTTP fallback).
   if (!open && navigator.onLine !== false) return;
   event.preventDefault();
   const message = formMessage(form, event.submitter);
+  if (confirming) message.confirm = true;
   if (open) {
     send(message);
   } else {

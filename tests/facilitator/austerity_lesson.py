@@ -23,7 +23,7 @@ def started(students: int, fill: str | None = None, seed: int = 3,
 
 
 def advance(session: ClassSession) -> ClassSession:
-    services.session_advance(session=fresh(session), expected=fresh(session).stage_id)
+    services.session_advance(confirm=True, session=fresh(session), expected=fresh(session).stage_id)
     return fresh(session)
 
 

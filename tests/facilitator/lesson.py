@@ -88,7 +88,7 @@ def play_lesson(session: ClassSession, rng: random.Random, *, tax_options: list[
         elif session.stage == Stage.BUDGET_VOTE:
             vote_all(session, "budget", rng, ["health", "education", "shield"])
         break_ties(session, rng)
-        services.session_advance(session=session, expected=fresh(session).stage_id)
+        services.session_advance(confirm=True, session=session, expected=fresh(session).stage_id)
     return fresh(session)
 
 
@@ -114,7 +114,7 @@ def started(count: int, *, fill: str | None = None, teacher: Any = None,
 
 def advance(session: ClassSession) -> ClassSession:
     session = fresh(session)
-    return services.session_advance(session=session, expected=session.stage_id)
+    return services.session_advance(confirm=True, session=session, expected=session.stage_id)
 
 
 def seat(session: ClassSession, nickname: str) -> Seat:

@@ -71,7 +71,7 @@ def test_the_lesson_cannot_end_while_a_table_votes() -> None:
         end_now(session)
     assert caught.value.code == "tables_voting"
     assert fresh(session).status == ClassSession.Status.RUNNING
-    aus_services.ballot_close(session=fresh(session), table=1)
+    aus_services.ballot_close(confirm=True, session=fresh(session), table=1)
     end_now(session)
     assert Motion.objects.get().status != Motion.Status.OPEN
 

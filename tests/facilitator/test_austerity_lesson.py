@@ -37,7 +37,7 @@ def started(students: int, fill: str | None = None, **options: Any) -> ClassSess
 
 
 def advance(session: ClassSession) -> ClassSession:
-    services.session_advance(session=fresh(session), expected=fresh(session).stage_id)
+    services.session_advance(confirm=True, session=fresh(session), expected=fresh(session).stage_id)
     return fresh(session)
 
 
@@ -153,7 +153,7 @@ def test_the_budget_sessions_tax_ballot_is_counted_into_engine_actions() -> None
 def test_an_item_nobody_votes_on_changes_nothing_and_a_tie_goes_to_the_smaller_change() -> None:
     session = started(5, seating="class")
     table = session.tables.get()
-    vote(session, table, ["1", "2"])  # two ballots: a tie, counted by the teacher's next
+    vote(session, table, ["1", "2", "1", "2"])  # a tie, counted by the teacher's next
     session = advance(session)
     assert engine_actions(table) == [("teacher", {"type": "action", "choice": "raise-taxes"})]
     assert session.stage == "budget_borrow"
@@ -315,7 +315,7 @@ def test_loan_and_institution_items_list_only_what_the_engine_allows() -> None:
 def test_undoing_the_count_of_a_budget_item_takes_its_actions_back_and_asks_again() -> None:
     session = started(5, seating="class")
     table = session.tables.get()
-    vote(session, table, ["2", "2"])
+    vote(session, table, ["2", "2", "2"])
     session = advance(session)  # counted by the teacher's next: two Raise Taxes
     assert len(engine_actions(table)) == 2
     services.session_undo(session=fresh(session))

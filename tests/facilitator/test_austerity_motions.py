@@ -95,7 +95,7 @@ def test_a_motion_not_carried_changes_nothing_and_a_tie_is_not_carried() -> None
     support(session, ben, motion)
     open_(session, motion)
     vote(session, table, ["yes", "no", "yes", "no"])
-    aus_services.ballot_close(session=fresh(session), table=1)
+    aus_services.ballot_close(confirm=True, session=fresh(session), table=1)
     found = Motion.objects.get()
     assert (found.status, found.tie) == (Motion.Status.REJECTED, True)
     assert log_of(table) == []

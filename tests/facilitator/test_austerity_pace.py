@@ -96,7 +96,7 @@ def test_a_table_ballots_timer_that_ran_out_counts_the_bag(later) -> None:  # ty
     session = to_the_year(started(5, seating="class"))
     table = session.tables.get()
     aus_services.mode_switch(session=fresh(session), kind=modes.ACTIONS, mode=modes.BALLOT)
-    vote(session, table, ["borrow", "borrow"])
+    vote(session, table, ["borrow", "borrow", "borrow"])
     later(options.DEFAULT_TIMERS["ballot"] - 5)
     with pytest.raises(services.ServiceError) as caught:
         aus_services.wait_expire(session=fresh(session), table=1)

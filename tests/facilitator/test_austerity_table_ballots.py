@@ -66,7 +66,7 @@ def test_a_tie_goes_to_the_first_listed_option_and_says_the_tie_rule_decided_it(
     decision = pending(table)
     first, second = decision.options[0], decision.options[1]
     vote(session, table, [second, first, second, first])
-    aus_services.ballot_close(session=fresh(session), table=1)  # absentees abstain
+    aus_services.ballot_close(confirm=True, session=fresh(session), table=1)  # absentees abstain
     assert log_of(table)[-1] == ("teacher", {"type": "event", "choice": first})
     shown = selectors.seat_view(seats_of(table)[0])["seat"]["last_count"]
     assert {k: v for k, v in shown.items() if k != "tally"} == {
@@ -81,7 +81,7 @@ def test_a_count_of_two_ballots_never_says_whether_they_tied() -> None:
     minister_answers(session, table)
     decision = pending(table)
     vote(session, table, [decision.options[1], decision.options[0]])
-    aus_services.ballot_close(session=fresh(session), table=1)
+    aus_services.ballot_close(confirm=True, session=fresh(session), table=1)
     assert log_of(table)[-1] == ("teacher", {"type": "event", "choice": decision.options[0]})
     shown = selectors.seat_view(seats_of(table)[0])["seat"]["last_count"]
     assert shown == {"decision": decision.id, "choice": decision.options[0], "tie": None}
@@ -94,7 +94,7 @@ def test_nobody_voting_takes_the_first_option() -> None:
     switch(session, modes.EVENT, modes.BALLOT)
     minister_answers(session, table)
     decision = pending(table)
-    aus_services.ballot_close(session=fresh(session), table=1)
+    aus_services.ballot_close(confirm=True, session=fresh(session), table=1)
     assert log_of(table)[-1] == ("teacher", {"type": "event", "choice": decision.options[0]})
 
 
@@ -143,7 +143,7 @@ def test_the_teacher_refuses_are_specific() -> None:
                                     choice="draw")
     assert caught.value.code == "stale_decision"
     with pytest.raises(services.ServiceError) as caught:
-        aus_services.ballot_close(session=fresh(session), table=1)
+        aus_services.ballot_close(confirm=True, session=fresh(session), table=1)
     assert caught.value.code == "vote_closed"
     assert TablePlay.objects.get(table=session.tables.get()).modes == {}
 

@@ -302,7 +302,7 @@ def test_a_student_in_the_lobby_has_no_table_yet():
     refused("not_started", services.session_advance, session=session)
 
 
-def test_a_vote_with_fewer_than_three_ballots_publishes_only_its_outcome() -> None:
+def test_a_vote_with_fewer_than_three_ballots_of_six_is_closed_unopened() -> None:
     from django.template.loader import render_to_string
 
     from facilitator.models import TableAction
@@ -315,10 +315,11 @@ def test_a_vote_with_fewer_than_three_ballots_publishes_only_its_outcome() -> No
     for voter in (first, second):
         services.ballot_cast(seat_id=voter.pk, kind="tax", option="C",
                              expected=session.stage_id)
-    session = advance(session)  # the teacher counts two ballots
+    session = advance(session)  # the teacher counts two ballots, confirming
     (count,) = TableAction.objects.filter(payload__type="count")
-    assert count.payload == {"type": "count", "kind": "tax", "outcome": [["C"]]}
-    context = projector_context(selectors.projector_view(session))
+    assert count.payload == {"type": "count", "kind": "tax", "outcome": []}
+    assert not BallotReceipt.objects.exists() and not SealedBallot.objects.exists()
+    context = projector_context(selectors.projector_view(fresh(session)))
     assert context["tables"][0]["tax_result"]["bars"] is None
     html = render_to_string("facilitator/_console_live.html", {**context, "csrf_token": "x"})
-    assert "only the result is shown" in html
+    assert "closed unopened" in html

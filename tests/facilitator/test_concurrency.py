@@ -127,7 +127,7 @@ def test_a_double_click_on_next_moves_the_lesson_once():
     session, _tokens = started(8)
     expected = session.stage_id
     results = at_once([
-        lambda: services.session_advance(session=session, expected=expected).stage
+        lambda: services.session_advance(confirm=True, session=session, expected=expected).stage
         for _ in range(4)
     ])
     assert sorted(results, key=str) == ["event", "stale", "stale", "stale"]
@@ -140,7 +140,8 @@ def test_ballots_racing_the_teachers_close_are_either_counted_or_refused():
     seats = humans(table)[:7]
     calls = [lambda s=s: services.ballot_cast(seat_id=s.pk, kind="tax", option="D",
                                               expected=session.stage_id) for s in seats]
-    calls.append(lambda: services.session_advance(session=session, expected=session.stage_id))
+    calls.append(lambda: services.session_advance(confirm=True,
+                                                  session=session, expected=session.stage_id))
     results = at_once(calls)
     assert all(r is None or isinstance(r, dict) or r in ("stale", "vote_closed")
                for r in results[:7]), results

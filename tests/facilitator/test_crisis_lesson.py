@@ -52,7 +52,7 @@ def started(students: int, fill: str | None = None, *, here: bool = True,
 
 
 def advance(session: ClassSession) -> ClassSession:
-    services.session_advance(session=fresh(session), expected=fresh(session).stage_id)
+    services.session_advance(confirm=True, session=fresh(session), expected=fresh(session).stage_id)
     return fresh(session)
 
 
@@ -70,7 +70,7 @@ def state_of(table: Table) -> Any:
 
 def captain(session: ClassSession, table: Table, team: str) -> Seat:
     seats = list(table.seats.all())
-    chosen = parties.captain(parties.members(seats, team), play.round_of(fresh(session)))
+    chosen = parties.acting(parties.members(seats, team), play.round_of(fresh(session)))
     assert chosen is not None
     return chosen
 

@@ -35,7 +35,7 @@ def state_of(table: Table) -> Any:
 
 
 def captain_of(session: ClassSession, table: Table, team: str) -> Seat:
-    chosen = parties.captain(parties.members(table.seats.all(), team),
+    chosen = parties.acting(parties.members(table.seats.all(), team),
                              play.round_of(fresh(session)))
     assert chosen is not None
     return chosen
@@ -48,7 +48,7 @@ def test_a_lesson_paused_at_planning_goes_on_another_day_with_everything_kept() 
     services.session_start(session=fresh(session), seed=5)
     for seat in Seat.objects.filter(session=session, is_bot=False):
         presence.presence_join(seat_id=seat.pk)
-    services.session_advance(session=fresh(session), expected=fresh(session).stage_id)
+    services.session_advance(confirm=True, session=fresh(session), expected=fresh(session).stage_id)
     session = fresh(session)
     table = session.tables.get()
     first = engine.decisions(state_of(table))[0]

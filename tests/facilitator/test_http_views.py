@@ -97,8 +97,12 @@ def test_the_console_and_the_phone_play_through_plain_form_posts(monkeypatch):
     stale = console.post(f"/teacher/lessons/{session.pk}/act/", {"type": "next",
                                                                   "expected": "0:pact"})
     assert stale.status_code == 409 and fresh(session).stage == "tax_vote"
+    unconfirmed = console.post(f"/teacher/lessons/{session.pk}/act/",
+                               {"type": "next", "expected": session.stage_id})
+    assert unconfirmed.status_code == 409 and fresh(session).stage == "tax_vote"
+    assert "Count anyway?" in unconfirmed.content.decode()
     moved = console.post(f"/teacher/lessons/{session.pk}/act/",
-                         {"type": "next", "expected": session.stage_id})
+                         {"type": "next", "expected": session.stage_id, "confirm": "1"})
     assert moved.status_code == 302 and fresh(session).stage == "pay"
 
 

@@ -130,7 +130,7 @@ def test_undo_hides_the_last_card_read_again() -> None:
 def test_a_second_press_for_the_same_card_is_stale() -> None:
     session = advance(lessons_at_the_crossroads(1)[0])
     stale = fresh(session).stage_id
-    services.session_advance(session=fresh(session), expected=stale)
+    services.session_advance(confirm=True, session=fresh(session), expected=stale)
     with pytest.raises(services.ServiceError):
-        services.session_advance(session=fresh(session), expected=stale)
+        services.session_advance(confirm=True, session=fresh(session), expected=stale)
     assert cards_read(fresh(session)) == 2

@@ -343,7 +343,7 @@ def test_a_lesson_stored_before_the_upgrade_is_continued_exported_and_printed_af
 
         # Round 2's tax vote: the bots vote as the bag opens, every student through the
         # services; the last ballot fills the bag and it is counted.
-        session = services.session_advance(session=session, expected=session.stage_id)
+        session = services.session_advance(confirm=True, session=session, expected=session.stage_id)
         assert session.stage == "tax_vote"
         for table in tables:
             students = humans(table)
@@ -356,7 +356,8 @@ def test_a_lesson_stored_before_the_upgrade_is_continued_exported_and_printed_af
             table.refresh_from_db()
             assert load_state(table).phase in ("budget_vote", "tie_break")
         break_ties(session, random.Random(4))
-        session = services.session_advance(session=fresh(session), expected=session.stage_id)
+        session = services.session_advance(confirm=True,
+                                           session=fresh(session), expected=session.stage_id)
         assert (session.stage, session.round) == ("pay", 2)
 
         session = drive_to_the_end(session, rng=random.Random(4))
@@ -418,7 +419,7 @@ def test_a_vote_open_when_the_server_was_upgraded_is_asked_again_after_it():
         assert [table_record(t)["actions"] for t in tables] == [stored[1], stored[2]]
 
         with pytest.raises(ServiceError) as lost:
-            services.session_advance(session=session, expected=session.stage_id)
+            services.session_advance(confirm=True, session=session, expected=session.stage_id)
         assert lost.value.code == "votes_lost"
         session = fresh(session)
         assert session.stage == "tax_vote"
@@ -435,5 +436,5 @@ def test_a_vote_open_when_the_server_was_upgraded_is_asked_again_after_it():
             assert bag.status == "counted"
             assert load_state(table).history[1]["tax"]["voters"] == len(table.config["players"])
             assert verify_table(table) == []
-        session = services.session_advance(session=session, expected=session.stage_id)
+        session = services.session_advance(confirm=True, session=session, expected=session.stage_id)
         assert (session.stage, session.round) == ("pay", 2)

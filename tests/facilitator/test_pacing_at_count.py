@@ -122,7 +122,7 @@ def test_a_count_rerenders_only_the_projector(seed, told):
         else:
             assert_deciders_asked(session)
         break_ties(session, rng)
-        services.session_advance(session=session, expected=fresh(session).stage_id)
+        services.session_advance(confirm=True, session=session, expected=fresh(session).stage_id)
     assert checked >= 40, checked  # phones compared around a count (the State may fail early)
 
 

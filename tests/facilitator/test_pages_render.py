@@ -54,7 +54,7 @@ def test_every_stage_of_a_lesson_renders_on_the_projector_and_the_phone():
             vote_all(s, "budget", rng, [["health", "education", "shield"][s.round % 3]])
         snap()
         break_ties(s, rng)
-        services.session_advance(session=s, expected=fresh(session).stage_id)
+        services.session_advance(confirm=True, session=s, expected=fresh(session).stage_id)
     snap()
     stages = {stage for stage, _, _ in pages}
     assert stages >= {"lobby", "pact", "event", "debate", "tax_vote", "pay", "budget_vote",

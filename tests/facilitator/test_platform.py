@@ -81,19 +81,26 @@ def test_a_full_bag_is_counted_with_its_tally_and_the_ledger_follows_the_engine(
     assert verify_table(table) == []
 
 
-def test_a_bag_of_fewer_than_three_ballots_keeps_only_its_outcome() -> None:
+def test_a_bag_of_fewer_than_three_tokens_is_closed_unopened_unless_everyone_voted() -> None:
+    from facilitator.models import Bag
+
     session = started(3)
     vote(session, [0, 1])  # the third student never votes
-    services.session_advance(session=fresh(session), expected=fresh(session).stage_id)
+    with pytest.raises(services.ServiceError) as refused:  # not confirmed: nothing moves
+        services.session_advance(session=fresh(session), expected=fresh(session).stage_id)
+    assert refused.value.code == "confirm_count" and counts(session) == []
+    services.session_advance(confirm=True, session=fresh(session),
+                             expected=fresh(session).stage_id)
     (count,) = counts(session)
-    assert count == {"type": "count", "decision": "1:jar", "outcome": [["fill", "skip"]]}
-    assert "tally" not in str(game_record(session.tables.get()))
+    assert count == {"type": "count", "decision": "1:jar", "outcome": []}  # as if nobody voted
+    assert "ballot" not in str(game_record(session.tables.get()))
+    assert Bag.objects.get(decision="1:jar").set_aside == 2
 
 
 def test_a_weighted_ballot_keeps_only_its_outcome_everywhere() -> None:
     session = started(3)
     vote(session, [1, 1, 1])
-    services.session_advance(session=fresh(session), expected=fresh(session).stage_id)
+    services.session_advance(confirm=True, session=fresh(session), expected=fresh(session).stage_id)
     bag = Bag.objects.get(table__session=session, status=Bag.Status.OPEN)
     assert sorted(bag.weights.values()) == [1, 1, 3]
     vote(session, [0, 1, 1])  # weights 3 + 1 + 1: the first voter's "fill" outweighs
@@ -106,7 +113,7 @@ def test_a_weighted_ballot_keeps_only_its_outcome_everywhere() -> None:
 def test_undoing_a_count_discards_the_votes_and_asks_again() -> None:
     session = started(3)
     vote(session, [1, 1])  # the teacher counts: their step's undo reopens the bag
-    services.session_advance(session=fresh(session), expected=fresh(session).stage_id)
+    services.session_advance(confirm=True, session=fresh(session), expected=fresh(session).stage_id)
     services.session_undo(session=fresh(session))
     bag = Bag.objects.get(table__session=session, decision="1:jar")
     assert bag.status == "open" and bag.reopened == "undo"
@@ -194,16 +201,22 @@ def test_a_team_puts_one_token_in_the_bag() -> None:
     assert counts(session)[0]["outcome"] == [["fill"]]  # 2 ballots: the outcome only
 
 
-def test_a_teams_captain_rotates_by_round_and_skips_an_absent_member() -> None:
+def test_a_teams_captain_rotates_by_round_and_a_connected_member_stands_in_for_one_asleep(
+) -> None:
     from facilitator import parties
 
     session = teams_of_two(4)
     team = parties.members(session.tables.get().seats.all(), "Team 1")
     online = {s.pk for s in team}
-    assert parties.captain(team, 1, online) == team[0]
-    assert parties.captain(team, 2, online) == team[1]
-    assert parties.captain(team, 2, {team[0].pk}) == team[0]  # the round's captain is away
-    assert parties.captain(team, 2, set()) == team[1]  # nobody on a socket: the rotation
+    assert parties.captain(team, 1) == team[0]
+    assert parties.captain(team, 2) == team[1]
+    assert parties.acting(team, 2, online) == team[1]
+    # the round's captain is asleep: still the captain, and the team-mate acts for them
+    assert parties.captain(team, 2) == team[1]
+    assert parties.acting(team, 2, {team[0].pk}) == team[0]
+    assert parties.stands_in_for(team[0], team, 2, {team[0].pk}) == team[1]
+    assert parties.stands_in_for(team[1], team, 2, {team[0].pk}) is None
+    assert parties.acting(team, 2, set()) == team[1]  # nobody on a socket: the captain
 
 
 def test_a_move_for_the_captain_is_refused_to_a_teammate() -> None:

@@ -46,7 +46,7 @@ def started(students: int, fill: str | None = None, **options: Any) -> ClassSess
 
 
 def advance(session: ClassSession) -> ClassSession:
-    services.session_advance(session=fresh(session), expected=fresh(session).stage_id)
+    services.session_advance(confirm=True, session=fresh(session), expected=fresh(session).stage_id)
     return fresh(session)
 
 

@@ -102,7 +102,7 @@ def test_the_projector_fits_one_screen_at_every_stage_of_a_round(
     names = table.config["players"]
 
     def advance() -> None:
-        db(lambda: services.session_advance(session=fresh(session),
+        db(lambda: services.session_advance(confirm=True, session=fresh(session),
                                             expected=fresh(session).stage_id))
 
     shots.projector("parties")
@@ -194,7 +194,8 @@ def test_two_tables_of_six_or_three_tables_fit_one_screen_at_every_stage(
     shots = Shots(browser, live_server.url, session, teacher, tokens)
 
     def advance() -> None:
-        services.session_advance(session=fresh(session), expected=fresh(session).stage_id)
+        services.session_advance(confirm=True,
+                                 session=fresh(session), expected=fresh(session).stage_id)
 
     def governments() -> None:
         for table in Table.objects.filter(session=session):

@@ -45,7 +45,7 @@ class Lesson:
         return fresh(self.session)
 
     def advance(self) -> None:
-        services.session_advance(session=self.now, expected=self.now.stage_id)
+        services.session_advance(confirm=True, session=self.now, expected=self.now.stage_id)
 
     def projector(self) -> str:
         page = self.console.get(f"/teacher/lessons/{self.session.pk}/")

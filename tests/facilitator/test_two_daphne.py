@@ -58,7 +58,7 @@ services.session_start(session=session)
 for seat in session.seats.all():
     sic_services.pact_submit(seat_id=seat.pk, coins=2)
 while ClassSession.objects.get(pk=session.pk).stage != "tax_vote":
-    services.session_advance(session=ClassSession.objects.get(pk=session.pk))
+    services.session_advance(confirm=True, session=ClassSession.objects.get(pk=session.pk))
 client = Client()
 client.force_login(teacher)
 print("SETUP " + json.dumps({

@@ -42,7 +42,7 @@ def at_the_tax_vote(students: int = 16) -> ClassSession:
     services.session_start(session=session)
     all_pacts(session)
     for _ in range(3):  # pact -> event -> debate -> tax vote
-        services.session_advance(session=fresh(session))
+        services.session_advance(confirm=True, session=fresh(session))
     session = fresh(session)
     assert session.stage == "tax_vote"
     return session
@@ -93,7 +93,7 @@ def test_fixed_sql_reads_the_same_instances_as_the_orm() -> None:
     assert {f: getattr(table.session, f) for f in SESSION.attnames} == \
         {f: getattr(orm.session, f) for f in SESSION.attnames}
     # columns left out are deferred, and load as the ORM's would
-    assert table.get_deferred_fields() == {"config", "snapshot"}
+    assert table.get_deferred_fields() == {"config", "snapshot", "counted"}
     assert table.snapshot == orm.snapshot and table.config == orm.config
     seats = read_seats(table)
     by_orm = sorted(orm.seats.all(), key=lambda s: s.position or 0)
@@ -176,7 +176,7 @@ async def _lesson_sockets(students: int = 8) -> tuple[ClassSession, Socket, list
         services.session_start(session=session)
         all_pacts(session)
         for _ in range(3):
-            services.session_advance(session=fresh(session))
+            services.session_advance(confirm=True, session=fresh(session))
         return fresh(session), tokens, session.owner
 
     session, tokens, teacher = await database_sync_to_async(setup)()

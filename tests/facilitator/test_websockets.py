@@ -81,7 +81,7 @@ def _lesson(stage: str = "tax_vote", students: int = 8, teacher: str = "teacher"
             if stage != "pact":
                 sic_services.pact_submit(seat_id=seat.pk, coins=seat.position % 4)
     while stage not in ("lobby", "pact") and _fresh(session).stage != stage:
-        services.session_advance(session=_fresh(session))
+        services.session_advance(confirm=True, session=_fresh(session))
     seats = {s.nickname: s.pk for s in Seat.objects.filter(session=session)}
     return {"teacher": teacher, "session": session.pk, "tokens": tokens, "seats": seats,
             "code": session.join_code}

@@ -69,7 +69,7 @@ class CoinJarLesson(Lesson):
         bag = bags.open_bag(table)
         if before == VOTE and bag is not None:  # not counted by itself: count it now
             state = services.vote_close(table, state, bag.decision, step,
-                                        TableAction.Actor.TEACHER)
+                                        TableAction.Actor.TEACHER, confirmed=plan.confirmed)
         if plan.stage == VOTE and state.phase == "vote":
             services.vote_open(table, self._ballot(state), step)
         return state

@@ -136,7 +136,7 @@ def start(session_id: int) -> None:
 @database_sync_to_async
 def advance(session_id: int) -> None:
     session = fresh(ClassSession.objects.get(pk=session_id))
-    services.session_advance(session=session, expected=session.stage_id)
+    services.session_advance(confirm=True, session=session, expected=session.stage_id)
 
 
 @ws

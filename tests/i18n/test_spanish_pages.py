@@ -64,7 +64,7 @@ class Lesson:
 
     def advance(self) -> None:
         session = fresh(self.session)
-        services.session_advance(session=session, expected=session.stage_id)
+        services.session_advance(confirm=True, session=session, expected=session.stage_id)
 
     def seat(self, name: str) -> int:
         return self.session.seats.get(nickname=name).pk

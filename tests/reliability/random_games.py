@@ -25,7 +25,7 @@ from typing import Any
 
 # Services may refuse a random student or teacher with these codes, and no other.
 EXPECTED_REFUSALS = {"already_voted", "already_contributed", "vote_closed", "game_over",
-                     "paused", "stale", "wrong_phase", "no_tie"}
+                     "paused", "stale", "wrong_phase", "no_tie", "confirm_count"}
 CLASS_SIZES = [(32, None)] * 10 + [(28, None), (24, None), (20, None), (17, "bots"),
                                    (13, "bots"), (3, "bots"), (19, "pairs"), (8, None)]
 
@@ -169,8 +169,9 @@ class RandomClass:
                 self.attempt("remove", services.seat_remove, session=session,
                              seat=rng.choice(seats))
         self.break_ties()
+        # the teacher mostly answers "count anyway?", and sometimes presses Next unconfirmed
         self.attempt("next", services.session_advance, session=session,
-                     expected=self.refresh().stage_id)
+                     expected=self.refresh().stage_id, confirm=rng.random() < 0.8)
 
     def play(self) -> Any:
         for _ in range(400):  # bounded: a lesson is about 60 steps

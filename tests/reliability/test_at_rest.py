@@ -74,7 +74,7 @@ services.session_start(session=session, seed=11)
 for pk in seats.values():
     sic_services.pact_submit(seat_id=pk, coins=1)
 while ClassSession.objects.get(pk=session.pk).stage != "debate":
-    services.session_advance(session=ClassSession.objects.get(pk=session.pk))
+    services.session_advance(confirm=True, session=ClassSession.objects.get(pk=session.pk))
 client = Client()
 client.force_login(teacher)
 print("SETUP " + json.dumps({"session": session.pk, "tokens": tokens, "seats": seats,

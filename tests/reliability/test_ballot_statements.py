@@ -190,14 +190,15 @@ def test_undoing_a_count_empties_the_bag_so_a_second_count_differs_by_no_ballot(
     assert (bag.key_ref, bag.fingerprint) != (old_name, old_fingerprint)
     assert ballot_keys.key_store().get(old_name) is None  # the old key is destroyed
     assert counts(table) == []  # the first tally left the log with its step
-    services.ballot_cast(seat_id=voters[5].pk, kind="tax", option="B")
+    for seat, option in zip(voters[5:8], ["B", "B", "C"], strict=True):
+        services.ballot_cast(seat_id=seat.pk, kind="tax", option=option)
     advance(session)
     [second] = [p for p in TableAction.objects.filter(table=table).order_by("seq")
                 .values_list("payload", flat=True) if p.get("type") == "count"]
-    # Only the ballot cast after the undo, and a bag of fewer than 3 ballots keeps only its
+    # Only the ballots cast after the undo, and a decision counted again keeps only its
     # outcome: no second tally to subtract the first from.
     assert "tally" not in second and second["outcome"] == [["B"]]
-    assert BallotReceipt.objects.filter(bag=bag).count() == 1
+    assert BallotReceipt.objects.filter(bag=bag).count() == 3
 
 
 def counts(table: Table) -> list[dict[str, int]]:

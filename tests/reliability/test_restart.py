@@ -65,7 +65,7 @@ for seat in session.seats.filter(is_bot=False):
     if target != "pact":
         sic_services.pact_submit(seat_id=seat.pk, coins=1)
 while ClassSession.objects.get(pk=session.pk).stage != target:
-    services.session_advance(session=ClassSession.objects.get(pk=session.pk))
+    services.session_advance(confirm=True, session=ClassSession.objects.get(pk=session.pk))
 client = Client()
 client.force_login(teacher)
 print("SETUP " + json.dumps({

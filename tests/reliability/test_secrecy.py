@@ -108,7 +108,7 @@ def play(teacher: Any, *, swap: bool) -> tuple[ClassSession, dict[tuple[int, str
             sic_services.tie_break_submit(seat_id=decider.pk, choice=state.tie.options[0],
                                       expected=fresh(session).stage_id)
         session = fresh(session)
-        session = services.session_advance(session=session, expected=session.stage_id)
+        session = services.session_advance(confirm=True, session=session, expected=session.stage_id)
     return fresh(session), secret
 
 

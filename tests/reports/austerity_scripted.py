@@ -121,7 +121,8 @@ def austerity_lesson(*, teacher: Any, students: int, seed: int, title: str = "",
             if session.stage == script.YEAR:
                 for table in session.tables.order_by("number"):
                     _play_year(session, table, minister)
-            services.session_advance(session=fresh(session), expected=fresh(session).stage_id)
+            services.session_advance(confirm=True,
+                                     session=fresh(session), expected=fresh(session).stage_id)
             session = fresh(session)
     raise AssertionError("the lesson did not end")
 

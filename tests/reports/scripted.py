@@ -116,7 +116,7 @@ def play_scripted(session: ClassSession, *, tax: TaxPlan = default_tax,
         elif session.stage == Stage.BUDGET_VOTE:
             _vote(session, "budget", tax, budget)
         _break_ties(session, pass_rounds)
-        services.session_advance(session=session, expected=fresh(session).stage_id)
+        services.session_advance(confirm=True, session=session, expected=fresh(session).stage_id)
     return fresh(session)
 
 

@@ -39,6 +39,7 @@ from games.austerity.state import GameState
 from games.core import Decision
 
 Actor = TableAction.Actor
+How = TableAction.How
 NONE = script.NONE
 TIE_RULE = gettext_lazy("A tie goes to the option listed first among the tied ones; if "
                         "nobody votes, the first option is taken.")
@@ -132,7 +133,8 @@ def follow(table: Table, session: ClassSession, state: GameState,
 
     play = modes.play_of(table)
     seats = table_seats(table)
-    chair = script.minister(seats, script.year_of(session))
+    minister = script.minister(seats, script.year_of(session))
+    chair = script.minister_acting(seats, script.year_of(session))
     for _n in range(1000):  # bounded: every pass answers a decision of a finite year
         motions.review(table, session, state, play)
         if bags.open_bag(table) is not None:
@@ -146,7 +148,9 @@ def follow(table: Table, session: ClassSession, state: GameState,
         move = bot_minister_move(table, session, state, chair, play)
         if move is None:
             break
-        state, _e = apply_action(table, state, move, actor=Actor.BOT, seat=chair, step=step)
+        state, _e = apply_action(table, state, move, actor=Actor.BOT, seat=chair, step=step,
+                                 on_behalf=minister,
+                                 how=How.BOT if chair == minister else How.STAND_IN)
     pacing.mark(play, pacing.wait_now(table, session, state, play))
     return state
 

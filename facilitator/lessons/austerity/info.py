@@ -86,6 +86,8 @@ def _facts(table: Table, state: Any, seats: list[Seat], seat: Seat | None
     now = modes.modes_in(play_modes, year)
     out: dict[str, Any] = {
         "minister": _person(script.minister(seats, year)),
+        "acting": _person(acting) if (acting := script.minister_acting(seats, year))
+        != script.minister(seats, year) else None,
         "modes": now,
         "decides": [{"kind": k, "name": str(modes.KIND_NAMES[k]), "mode": m}
                     for k, m in now.items()],
@@ -116,8 +118,10 @@ def seat_info(session: ClassSession, seat: Seat, table: Table) -> dict[str, Any]
     year = script.year_of(session)
     running = session.status == ClassSession.Status.RUNNING and not session.paused
     is_minister = facts["minister"] is not None and facts["minister"]["seat"] == seat.pk
+    stands_in = facts["acting"] is not None and facts["acting"]["seat"] == seat.pk
+    decides = stands_in or (is_minister and facts["acting"] is None)
     decide: list[str] = []
-    if running and is_minister and facts["voting"] is None \
+    if running and decides and facts["voting"] is None \
             and script.minister_may_act(session, state):
         decide = [d.id for d in engine.decisions(state)
                   if deciding.answered_by(play_modes, year, d) == modes.MINISTER]
@@ -135,7 +139,8 @@ def seat_info(session: ClassSession, seat: Seat, table: Table) -> dict[str, Any]
                    if m["status"] == "open" and m["possible"] and not m["supported"]]
     mine = next((p for p in facts["portfolios"] if p["seat"] == seat.pk), None)
     return {"can": {"decide": decide, "raise": raise_, "support": support},
-            "minister": is_minister, "portfolio": mine,
+            "minister": is_minister, "stands_in": stands_in, "portfolio": mine,
             **{k: facts[k] for k in ("modes", "motions", "support_needed", "timer",
                                      "voting", "last_count")},
-            "minister_name": facts["minister"]["nickname"] if facts["minister"] else None}
+            "minister_name": facts["minister"]["nickname"] if facts["minister"] else None,
+            "acting_name": facts["acting"]["nickname"] if facts["acting"] else None}

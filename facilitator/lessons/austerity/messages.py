@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, StrictInt, StrictStr
+from pydantic import Field, StrictBool, StrictInt, StrictStr
 
 from facilitator.lessons.austerity import motions, services
 from facilitator.messages import Message
@@ -74,6 +74,7 @@ class OpenMotion(Message):
 class CloseBallot(Message):
     type: Literal["ballot_close"]
     table: TableNumber
+    confirm: StrictBool = False  # the teacher answered "count anyway?"
 
 
 class Expire(Message):
@@ -121,7 +122,8 @@ def teacher_act(session: ClassSession, message: Any) -> None:
         motions.motion_open(session=session, table=message.table, motion=message.motion,
                             expected=expected)
     elif isinstance(message, CloseBallot):
-        services.ballot_close(session=session, table=message.table, expected=expected)
+        services.ballot_close(session=session, table=message.table, expected=expected,
+                              confirm=message.confirm)
     elif isinstance(message, Expire):
         services.wait_expire(session=session, table=message.table, expected=expected)
     elif isinstance(message, EndNow):

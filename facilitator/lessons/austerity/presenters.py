@@ -368,13 +368,15 @@ def phone_context(view: dict[str, Any]) -> dict[str, Any]:
     if not game or "table" not in view:
         return ctx
     chair = {"nickname": seat["minister_name"]} if seat.get("minister_name") else None
+    acting = {"nickname": seat["acting_name"]} if seat.get("acting_name") else None
     # The table's open vote and motions come with the seat (``info.seat_info``).
-    table = table_context({**view["table"], "game": game, "minister": chair,
+    table = table_context({**view["table"], "game": game, "minister": chair, "acting": acting,
                            "voting": seat.get("voting"), "motions": seat.get("motions") or [],
                            "screens": seat.get("screens") or {}}, session)
     ctx["table"] = table
     ctx["revote"] = notices.reopened_notice(view["table"].get("reopened", ""), phone=True)
     ctx["minister"] = bool(seat.get("minister"))
+    ctx["stands_in"] = bool(seat.get("stands_in"))
     mine = set(ctx["can"].get("decide") or [])  # the decisions this phone answers now
     if mine and not table["over"]:
         pending = [d for d in game.get("decisions") or [] if d["id"] in mine]

@@ -78,6 +78,13 @@ def minister(seats: list[Seat], year: int) -> Seat | None:
     return parties.captain(parties.voters(seats), year)
 
 
+def minister_acting(seats: list[Seat], year: int) -> Seat | None:
+    """Who answers for the Finance Minister now: the minister, or while the minister's phone
+    is asleep, the next seat whose phone is connected (a bot's always is), standing in
+    (``facilitator.parties.acting``)."""
+    return parties.acting(parties.voters(seats), year)
+
+
 def year_done(state: GameState, year: int) -> bool:
     """The table has finished ``year`` (or its game): it waits at Year End."""
     return state.stage == OVER or state.year > year or state.stage == POLICY
@@ -248,7 +255,8 @@ def on_step(table: Table, state: GameState, *, before: str, plan: StepPlan,
     """Count the item the stage held (absentees abstain) and open the next item's bag."""
     bag = bags.open_bag(table)
     if before in STAGE_ITEMS and bag is not None:
-        state = services.vote_close(table, state, bag.decision, step, Actor.TEACHER)
+        state = services.vote_close(table, state, bag.decision, step, Actor.TEACHER,
+                                    confirmed=plan.confirmed)
     item = STAGE_ITEMS.get(plan.stage)
     if item is not None:
         options = item_options(item, state)

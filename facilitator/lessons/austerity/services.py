@@ -19,10 +19,11 @@ from facilitator.lessons.austerity.models import Motion
 from facilitator.lessons.austerity.motions import locked_table
 from facilitator.log import apply_action, engine_of, load_state
 from facilitator.models import ClassSession, Table, TableAction
-from facilitator.services import seat_turn, table_settle, vote_close
+from facilitator.services import seat_turn, table_seats, table_settle, vote_close
 from facilitator.services.sessions import check_can_drive, last_step, locked_session, record_step
 
 Actor = TableAction.Actor
+How = TableAction.How
 Status = ClassSession.Status
 
 
@@ -56,9 +57,11 @@ def decide(*, seat_id: int, decision: Any, choice: Any, expected: str | None = N
     if not script.minister_may_act(session, state):
         raise ServiceError("not_now", _("The Finance Minister decides during the year only."),
                            status=409)
-    if script.minister(seats, script.year_of(session)) != seat:
+    year = script.year_of(session)
+    if script.minister_acting(seats, year) != seat:
         raise ServiceError("not_minister", _("Only this year's Finance Minister decides this."),
                            status=403)
+    minister = script.minister(seats, year)
     wanted = _open_decision(table, state, decision, choice)
     _not_voting(table)
     play = modes.play_of(table)
@@ -71,7 +74,8 @@ def decide(*, seat_id: int, decision: Any, choice: Any, expected: str | None = N
                            status=409)
     step = last_step(session)
     state, _e = apply_action(table, state, script.engine_action(wanted, choice),
-                             actor=Actor.SEAT, seat=seat, step=step)
+                             actor=Actor.SEAT, seat=seat, step=step, on_behalf=minister,
+                             how=How.CHOSE if minister == seat else How.STAND_IN)
     state = deciding.follow(table, session, state, step)
     table_settle(table, session, step, state, seats)
     broadcast.refresh(session.pk, [s.pk for s in seats])
@@ -107,7 +111,9 @@ def teacher_decide(*, session: ClassSession, table: Any, decision: Any, choice: 
     wanted = _open_decision(found, state, decision, choice)
     _not_voting(found)
     state, _e = apply_action(found, state, script.engine_action(wanted, choice),
-                             actor=Actor.TEACHER, step=last_step(session))
+                             actor=Actor.TEACHER, step=last_step(session), how=How.TEACHER,
+                             on_behalf=script.minister(table_seats(found),
+                                                       script.year_of(session)))
     _moved_on(session, found, state)
 
 
@@ -154,15 +160,17 @@ def timer_set(*, session: ClassSession, kind: Any, seconds: Any,
 
 
 @transaction.atomic
-def ballot_close(*, session: ClassSession, table: Any, expected: str | None = None) -> None:
-    """The teacher counts the vote open at a table now (absentees abstain)."""
+def ballot_close(*, session: ClassSession, table: Any, expected: str | None = None,
+                 confirm: bool = False) -> None:
+    """The teacher counts the vote open at a table now (absentees abstain); ``confirm``:
+    the teacher confirmed counting with tokens missing (``vote_close``)."""
     session, found = _teacher_table(session, table, expected)
     bag = bags.open_bag(found)
     if bag is None:
         raise ServiceError("vote_closed", _("Table %(n)d has no vote open.")
                            % {"n": found.number}, status=409)
     state = vote_close(found, load_state(found), bag.decision, last_step(session),
-                       Actor.TEACHER)
+                       Actor.TEACHER, confirmed=confirm)
     _moved_on(session, found, state)
 
 
@@ -197,10 +205,14 @@ def _expire(session: ClassSession, table: Any, expected: str | None) -> int | No
                            % {"n": found.number, "s": left}, status=409)
     step = last_step(session)
     if wait[1] == "ballot":
-        state = vote_close(found, state, wait[0], step, Actor.TEACHER)
+        # the table's timer, shown on its screens, ran out: that is the count's confirmation
+        state = vote_close(found, state, wait[0], step, Actor.TEACHER, confirmed=True)
     else:
+        # the minister's timer ran out: its stated default is still the minister's decision
         state, _e = apply_action(found, state, deciding.default_answer(found, state),
-                                 actor=Actor.TEACHER, step=step)
+                                 actor=Actor.TEACHER, step=step, how=How.TIMER,
+                                 on_behalf=script.minister(table_seats(found),
+                                                           script.year_of(session)))
     _moved_on(session, found, state)
     return None
 

@@ -107,7 +107,7 @@ def waits_for_teacher(table: Table, session: ClassSession, state: GameState,
     if len(pending) != 1:
         return False
     decision = pending[0]
-    chief = parties.captain(team_seats(seats, decision.deciders[0]), session.round)
+    chief = parties.acting(team_seats(seats, decision.deciders[0]), session.round)
     if chief is None or not chief.is_bot:
         return False
     return ends_round(state, bot_move(table, state, decision, chief.bot_policy))

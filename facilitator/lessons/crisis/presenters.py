@@ -233,17 +233,23 @@ def ranking(names: list[str], scores: dict[str, Any]) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda r: (r["place"] is None, r["place"] or 0, r["name"]))
 
 
-def captains(roster: list[dict[str, Any]], round_: int) -> dict[str, str]:
-    """Each team's captain this round, from the roster (connected flags), by the platform's
-    rotation (``facilitator.parties.captain``)."""
+def captains(roster: list[dict[str, Any]], round_: int) -> dict[str, dict[str, str]]:
+    """Each team's captain this round by the platform's rotation, and the team-mate who
+    stands in while the captain's phone is asleep ("" when nobody does), from the roster's
+    connected flags (``facilitator.parties``)."""
     teams: dict[str, list[Any]] = {}
     for r in roster:
         if not r["removed"]:
             teams.setdefault(r["name"], []).append(SimpleNamespace(
                 pk=r["seat"], is_bot=r["bot"], nickname=r["nickname"]))
     online = {r["seat"] for r in roster if r["connected"]}
-    return {name: chosen.nickname for name, members in teams.items()
-            if (chosen := parties.captain(members, round_, online)) is not None}
+    out = {}
+    for name, members in teams.items():
+        chief, now = parties.captain(members, round_), parties.acting(members, round_, online)
+        if chief is not None and now is not None:
+            out[name] = {"captain": chief.nickname,
+                         "acting": now.nickname if now is not chief else ""}
+    return out
 
 
 def placements(game: dict[str, Any]) -> list[dict[str, Any]]:
@@ -275,7 +281,9 @@ def projector_table(table: dict[str, Any], session: dict[str, Any],
     for n in names:
         p = game["players"][n]
         teams.append({"name": n, "letter": words.team_letter(names, n),
-                      "captain": heads.get(n, ""), "credits": p["credits"], "vp": p["vp"],
+                      "captain": heads.get(n, {}).get("captain", ""),
+                      "acting": heads.get(n, {}).get("acting", ""),
+                      "credits": p["credits"], "vp": p["vp"],
                       "loans": p["loans"], "companies": len(p["companies"]),
                       "employees": len(p["employees"]), "hand_size": p["hand_size"],
                       "turn": n == turn and stage in play.STAGE_PHASES,

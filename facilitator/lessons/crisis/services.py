@@ -13,7 +13,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from facilitator import broadcast, clock
+from facilitator import broadcast, clock, parties
 from facilitator.errors import ServiceError
 from facilitator.lessons.crisis import play
 from facilitator.lessons.crisis.models import HeldMove, Suggestion
@@ -129,7 +129,9 @@ def move_submit(*, seat_id: int, decision: str | None, action: Any,
                                 action=move, created_at=clock.now())
         broadcast.refresh(session.pk, [s.pk for s in seats])
         return "held"
-    state, _e = apply_action(table, state, move, actor=Actor.SEAT, seat=seat, step=step)
+    whose, how = parties.on_whose_behalf(seat, seats, session.round)
+    state, _e = apply_action(table, state, move, actor=Actor.SEAT, seat=seat, step=step,
+                             on_behalf=whose, how=how)
     table_settle(table, session, step, state, seats)
     broadcast.refresh(session.pk, [s.pk for s in seats])
     return "done"

@@ -77,7 +77,7 @@ def captain_of(seats: list[Seat], player: str, round_: int) -> Seat | None:
     first seat."""
     group = parties.members(seats, player)
     people = [s for s in group if not s.is_bot]
-    return parties.captain(people or group, round_)
+    return parties.acting(people or group, round_)
 
 
 def policy_of(table: Table) -> engine_bots.Policy:
@@ -151,9 +151,11 @@ def engine_orders(state: Any, name: str, row: PendingOrders | None,
     return orders
 
 
-def close_orders(table: Table, state: Any, round_: int, step: TeacherStep) -> Any:
+def close_orders(table: Table, state: Any, round_: int, step: TeacherStep, *,
+                 confirmed: bool) -> Any:
     """The game master closes the round: every player's orders (none: NMR) are applied in
-    seat order, the consent ballot is counted, and the engine adjudicates the round."""
+    seat order, the consent ballot is counted, and the engine adjudicates the round.
+    ``confirmed``: the teacher confirmed counting a ballot that misses tokens."""
     engine = engine_of(table)
     RoundBoard.objects.create(table=table, round=round_, board=_board(engine.view(state, PUBLIC)),
                               step=step)
@@ -171,7 +173,8 @@ def close_orders(table: Table, state: Any, round_: int, step: TeacherStep) -> An
                                      "orders": orders}, step, actor=actor, seat=seat)
     bag = bags.open_bag(table)
     if bag is not None:
-        state = services.vote_close(table, state, bag.decision, step, Actor.TEACHER)
+        state = services.vote_close(table, state, bag.decision, step, Actor.TEACHER,
+                                    confirmed=confirmed)
     return state
 
 

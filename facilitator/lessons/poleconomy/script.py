@@ -160,5 +160,5 @@ def on_step(table: Table, state: Any, *, before: str, plan: StepPlan,
     if plan.stage == ORDERS:
         state = rounds.open_orders(table, state, plan.round, step)
     if before == ORDERS and plan.stage == REPLAY:
-        state = rounds.close_orders(table, state, plan.round, step)
+        state = rounds.close_orders(table, state, plan.round, step, confirmed=plan.confirmed)
     return state

@@ -128,7 +128,7 @@ def on_step(table: Table, state: Any, *, before: str, plan: StepPlan,
         kind = VOTE_STAGES[before]
         if state.phase == f"{kind}_vote":
             state = services.vote_close(table, state, decision_id(state.round, kind), step,
-                                        Actor.TEACHER)
+                                        Actor.TEACHER, confirmed=plan.confirmed)
     if plan.stage in VOTE_STAGES:
         kind = VOTE_STAGES[plan.stage]
         services.vote_open(table, Ballot(decision_id(state.round, kind),
