@@ -67,7 +67,8 @@ def render_executor(audience: str = "phone") -> ThreadPoolExecutor:
     (docs/performance.md): renders queued in that thread made every ballot behind them wait;
     and the projectors have a thread of their own, so a console's screen (and the vote
     counts queued behind it) never waits for the phones' screens at a count. Made again in a
-    forked child (the parent's thread does not exist there; see STACK.md trap 4)."""
+    forked child (the parent's thread does not run there, and work queued on it would wait for
+    ever; docs/architecture.md, "Traps in the stack")."""
     entry = _render_threads.get(audience)
     if entry is None or entry[0] != os.getpid():
         entry = (os.getpid(), ThreadPoolExecutor(1, thread_name_prefix=f"render-{audience}"))

@@ -154,13 +154,15 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # With Redis, channels-redis' Pub/Sub layer, made safe for a Redis restart
 # (facilitator/channel_layer.py: every socket reconnects to a fresh view); SIC_CHANNEL_LAYER=core
 # picks channels-redis' core layer instead (the benchmark compares them). The Redis options avoid
-# the traps in STACK.md (idle sockets dying at 5 s, the 100-connection pool cap, and, for the core
-# layer, messages silently dropped by a full channel).
+# three traps of the stack (docs/architecture.md, "Traps in the stack"): idle sockets dying at
+# 5 s, redis-py's 100-connection pool cap, and, for the core layer, messages silently dropped by a
+# full channel.
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
-    # socket_timeout None (STACK.md trap 1 allows 15 or None): with a timeout, redis-py 8 wraps
-    # reads in asyncio.wait_for, which on Python 3.11 can swallow a cancel, so consumers hung
-    # for 10 s at shutdown. Connecting still times out.
+    # socket_timeout None: redis-py's default 5 s killed a socket idle for as long as
+    # channels-redis' blocking wait, and with any timeout redis-py 8 wraps reads in
+    # asyncio.wait_for, which on Python 3.11 can swallow a cancel, so consumers hung for 10 s at
+    # shutdown. Connecting still times out.
     _redis_hosts = [{"address": REDIS_URL, "max_connections": 1000, "socket_timeout": None,
                      "socket_connect_timeout": 5}]
     if os.environ.get("SIC_CHANNEL_LAYER", "pubsub") == "core":

@@ -56,8 +56,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Browser tests run last: Playwright's sync API keeps an event loop running in the main
-    thread for as long as its browser lives (STACK.md trap 5), and async tests collected after
-    it could not start their own loop.
+    thread for as long as its browser lives (docs/architecture.md, "Traps in the stack"), and
+    async tests collected after it could not start their own loop.
 
     Under pytest-xdist (``make test``: ``--dist loadscope --no-loadscope-reorder``) a worker
     takes whole modules, in this order, so it runs its share in this order too; the tests of

@@ -46,7 +46,7 @@ def test_redis_url_selects_the_redis_layer():
 
 
 async def test_channel_layer_delivers_a_burst_without_dropping():
-    """Both layers drop messages silently once a channel holds `capacity` of them (STACK.md)."""
+    """Both layers drop messages silently once a channel holds `capacity` of them."""
     layer = configured_layer()
     try:
         channel = await layer.new_channel()
@@ -61,7 +61,7 @@ async def test_channel_layer_delivers_a_burst_without_dropping():
 @pytest.mark.redis
 @pytest.mark.slow
 async def test_redis_layer_survives_a_receive_idle_longer_than_five_seconds():
-    """redis-py's default 5 s socket timeout used to kill idle receivers (STACK.md trap 1)."""
+    """redis-py's default 5 s socket timeout used to kill idle receivers."""
     layer = configured_layer()
     try:
         channel = await layer.new_channel()

@@ -4,7 +4,8 @@ Every test talks to ``stateinclass.asgi.application`` (origin check, cookies, se
 routing) through channels' ``WebsocketCommunicator``. The database and the channel layer are
 whatever the settings select: SQLite + the in-memory layer locally, PostgreSQL + Redis in CI
 (DATABASE_URL / REDIS_URL). Sockets that go through ``AuthMiddlewareStack`` need
-``django_db(transaction=True)`` (STACK.md trap 8).
+``django_db(transaction=True)``: the middleware reads the session from another thread, which
+does not see a test's own transaction.
 """
 
 from __future__ import annotations
@@ -949,7 +950,7 @@ async def test_full_game_over_websockets_from_join_to_final_count(monkeypatch, t
 
 @db
 async def test_a_burst_of_group_messages_reaches_the_projector_in_full():
-    """300 messages to one consumer: none dropped (capacity, STACK.md trap 3)."""
+    """300 messages to one consumer: none dropped (a full channel drops silently: capacity)."""
     setup = await lesson("lobby", students=1)
     projector = await Socket.projector(setup["session"], await login_cookie(setup["teacher"]))
     layer = get_channel_layer()
@@ -968,7 +969,7 @@ async def test_a_burst_of_group_messages_reaches_the_projector_in_full():
 @pytest.mark.slow
 @db
 async def test_an_idle_projector_still_gets_the_next_ballot_over_redis():
-    """A socket idle for more than 5 s must not die (channels-redis + redis-py, STACK trap 1)."""
+    """A socket idle for more than 5 s must not die (redis-py's 5 s read timeout)."""
     from facilitator.channel_layer import PubSubChannelLayer
 
     assert isinstance(get_channel_layer(), PubSubChannelLayer)
