@@ -14,7 +14,7 @@ An engine is a module (or object) with these functions; its state is a function 
 Actions and events are plain JSON-ready dicts with a ``"type"``. Every event carries an
 ``"audience"``: ``"public"`` (projector, everyone) or the name of the one player who may see it.
 
-The lesson-module platform (DESIGN §4) also asks every engine for:
+The lesson-module platform (docs/modules.md) also asks every engine for:
 
 - ``decisions(state) -> list[Decision]``: what the game is waiting for right now, each with an
   id, who decides, how (a choice, a secret ballot, a structured form the engine validates), its
@@ -242,7 +242,7 @@ RECORD_KEYS = {"game", "version", "seed", "config", "actions", "acted"}
 
 
 def replay(record: Mapping[str, Any]) -> Replayed:
-    """Rebuild a game from its record (DESIGN §3): config + seed + ordered decisions."""
+    """Rebuild a game from its record (docs/record.md): config + seed + ordered decisions."""
     if not isinstance(record, Mapping):
         raise ReplayError("a game record must be a JSON object")
     missing = sorted({"game", "seed", "config", "actions"} - set(record))

@@ -1,6 +1,6 @@
 """Data export for research and teachers' records (pure reads).
 
-- ``table_record``: a table's game record (DESIGN §3), the replay input: config, seed and
+- ``table_record``: a table's game record (docs/record.md), the replay input: config, seed and
   every decision, ballots rebuilt from the receipts (who voted, never what).
 - ``rounds_csv``: one row per table and round: the public history (tallies, winners, split,
   Tension changes with their causes, levels and funds).

@@ -145,7 +145,7 @@ def legal_actions(state: GameState, seat: str | None) -> list[Action]:
 
 
 def summary(state: GameState) -> dict[str, Any]:
-    """The whole state as ``manage.py replay`` prints it (DESIGN §3)."""
+    """The whole state as ``manage.py replay`` prints it (docs/engine.md, "Commands")."""
     final = scores(state)
     return {
         "game": GAME_ID,

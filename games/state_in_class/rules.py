@@ -1,7 +1,7 @@
 """The rules of *A State in Class · Who Pays for Us All?* as a pure state machine.
 
-A record holds decisions only (DESIGN §3): ``pact``, ``ballot``, ``count`` and ``tie_break``.
-The engine moves on by itself as soon as a phase's decisions are complete.
+A record holds decisions only (docs/record.md): ``pact``, ``ballot``, ``count`` and
+``tie_break``. The engine moves on by itself as soon as a phase's decisions are complete.
 
 Decisions the rulebook leaves open, and what we chose (also in ``docs/engine.md``):
 

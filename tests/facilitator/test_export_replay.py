@@ -1,4 +1,4 @@
-"""The game record (DESIGN §3): exported from a live table, replayed to the same game."""
+"""The game record (docs/record.md): exported from a live table, replayed to the same game."""
 
 import json
 import random

@@ -1,4 +1,4 @@
-"""The secret ballot, seen from a full database dump (DESIGN §2, secrecy model).
+"""The secret ballot, seen from a full database dump (docs/secrecy.md).
 
 We play a whole scripted lesson in which the test alone records who voted what, stamping each
 ballot's moment with a distinctive clock. Then we read EVERY row of EVERY table of the

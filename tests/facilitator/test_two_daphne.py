@@ -1,5 +1,5 @@
 """Two real daphne processes behind one PostgreSQL database and one Redis: a class served by
-several processes (DESIGN §3, "several daphne processes") still works as one.
+several processes (README, "Production"; docs/architecture.md) still works as one.
 
 The test makes its own database (``sic_two_daphne_<random>``), migrates it, prepares a lesson
 at the tax vote with ``manage.py shell``, starts two daphne processes on loopback ports, and

@@ -704,7 +704,7 @@ def ballot_links(dump: dict[str, list[dict[str, Any]]], seats: list[Seat],
         if any(isinstance(v, dict) and public(v) for v in obj.values()):
             return True  # a row whose JSON column holds a public decision
         if obj.get("type") == "tie_break" or {"choice", "options"} <= set(obj):
-            return True  # a tie-break decision: public (DESIGN §3)
+            return True  # a tie-break decision: public (docs/engine.md)
         if "card" in obj and "measures" in obj:
             return True  # a Midlife draw names the service its card measures
         details = obj.get("details")

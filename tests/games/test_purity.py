@@ -1,4 +1,4 @@
-"""The engines are pure: no Django, no module-level random, deterministic (DESIGN §2.1)."""
+"""The engines are pure: no Django, no module-level random, deterministic (docs/engine.md)."""
 
 import ast
 import json

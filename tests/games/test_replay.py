@@ -1,4 +1,4 @@
-"""Game records and `core.replay` (DESIGN §3 "Game record")."""
+"""Game records and `core.replay` (docs/record.md)."""
 
 import copy
 import json
@@ -28,7 +28,7 @@ def a_played_game(policy="civic", seed=3, players=8):
 
 
 def design_example():
-    """The DESIGN §3 example, completed so that every count sums to its ballots."""
+    """The record format's example, completed so that every count sums to its ballots."""
     actions = [{"type": "pact", "player": n, "coins": 2} for n in NAMES]
     actions += [{"type": "ballot", "kind": "tax", "player": n} for n in NAMES]
     actions += [{"type": "count", "kind": "tax", "tally": {"A": 4, "C": 4}}]

@@ -1,4 +1,4 @@
-"""What each audience may see (DESIGN §2 "Secrecy model") and what each seat may do.
+"""What each audience may see (docs/secrecy.md) and what each seat may do.
 
 Coins and pact contributions are secret until the final count; a vote is secret and
 receipt-free: nothing links a player to an option, only "has voted" exists.

@@ -1,6 +1,6 @@
 """Turn selector views into what the templates show, in the active language.
 
-The engine moves on by itself (DESIGN §3): when a bag is counted the rest of the round and the
+The engine moves on by itself (docs/engine.md): when a bag is counted the rest of the round and the
 next round's event resolve at once. The lesson, though, is paced by the teacher, so what the
 projector and the phones show is the game *as of the teacher's stage*: a round the teacher has
 not reached yet (its event, its Midlife cards, its coins) stays out of view until then.

@@ -1,8 +1,8 @@
 """``manage.py replay RECORD.json`` (or ``-`` for stdin): rebuild a game from its record.
 
 Prints the final public state plus every player's private state as one JSON object
-(DESIGN §3). An invalid record exits non-zero, naming the index and reason of the first
-illegal action.
+(the engine's ``summary``; docs/engine.md, "Commands"). An invalid record exits non-zero,
+naming the index and reason of the first illegal action.
 """
 
 from __future__ import annotations
