@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (the Company table is kept one card a line, as the rulebook prints it)
-"""Crisis components exactly as the rulebook prints them (``shared/rules/crisis.md``).
+"""Crisis components exactly as the rulebook prints them.
 
 Every entry here is ``"rulebook"``: the 48 Companies (the Index's table, parsed below), the
 40 Employees, the 20 Foreign Employees, the Temp Employee, the 52 Export Contracts, the price

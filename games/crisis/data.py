@@ -1,4 +1,4 @@
-"""Our edition of what the Crisis rulebook does not print (``shared/rules/crisis-data.md``).
+"""Our edition of what the Crisis rulebook does not print (docs/engines/crisis.md).
 
 Every entry is marked with its source: ``"ours"`` (this project's design, in the rulebook's
 own mechanics) or ``"rulebook-derived"`` (a number the rulebook implies). Balanced by simulation

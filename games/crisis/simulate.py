@@ -1,6 +1,6 @@
 """Self-play with bot teams: whole games as records, statistics and the edition's balance
-targets (``shared/rules/crisis-edition.md``). Pure functions; ``manage.py simulate --game
-crisis`` only parses arguments and prints ``format_report``.
+targets (our edition notes; each band in docs/engines/crisis.md, "Balance"). Pure functions;
+``manage.py simulate --game crisis`` only parses arguments and prints ``format_report``.
 """
 
 from __future__ import annotations
@@ -187,7 +187,7 @@ def _go_on(before: GameState, action: Action, event: str | None,
 
 
 def balance_targets(*, games: int, seed: int, quick: bool = False) -> dict[str, Any]:
-    """Each target of ``crisis-edition.md``: the figure, the band, met or not (``quick``:
+    """Each target of our edition notes: the figure, the band, met or not (``quick``:
     only 4 teams for target 1 and a small Event experiment, for tests)."""
     targets: dict[str, Any] = {}
     for players in (4,) if quick else (2, 3, 4, 5):

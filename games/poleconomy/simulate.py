@@ -149,7 +149,7 @@ def simulate(*, games: int, seed: int, policy: str, players: int = 4,
 
 
 def balance_targets(*, games: int, seed: int) -> dict[str, Any]:
-    """The three targets of ``poleconomy-edition.md``: each figure, its band, met or not."""
+    """The three targets of our edition notes: each figure, its band, met or not."""
     rows = {n: simulate(games=games, seed=seed, policy="builder", players=n)
             for n in (4, 5, 6)}
     greedy = {n: simulate(games=games, seed=seed, policy="builder", players=n, pm_raise=20)

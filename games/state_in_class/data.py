@@ -1,8 +1,7 @@
 """Game data for *A State in Class · Who Pays for Us All?*.
 
-Facts fixed by the rulebook (``shared/rules/state-in-class.md``) are marked ``"rulebook"``;
-numbers the rulebook does not print (the role cards) are this project's edition, marked
-``"project design"`` and tuned by simulation (see ``docs/balance.md``).
+Facts fixed by the rulebook are marked ``"rulebook"``; numbers the rulebook does not print (the
+role cards) are this project's edition, marked ``"project design"`` and tuned by simulation (see ``docs/balance.md``).
 Every text is an English msgid marked for translation; the wording is ours.
 """
 

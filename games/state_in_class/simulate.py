@@ -5,7 +5,7 @@ through the engine, and hands the engine only the tally, exactly like the facili
 
 ``simulate`` plays many seeded games with every seat on one policy; ``pact_dilemma`` is the
 experiment behind balance target 5; ``balance_targets`` checks the five targets of
-``shared/rules/state-in-class-roles.md`` (see ``docs/balance.md``). Everything here is pure
+our edition notes (each with its band in ``docs/balance.md``). Everything here is pure
 (no Django): ``manage.py simulate`` only parses arguments and prints these results.
 """
 

@@ -80,7 +80,7 @@ def test_olympics_income_can_go_to_the_olympics_box_and_the_games_are_judged_in_
 
 
 def test_finance_the_olympics_is_an_action_that_puts_a_held_income_cube_in_the_box():
-    # austerity-edition.md: 'an extra action "Finance the Olympics": put an Income cube on
+    # Our edition notes: 'an extra action "Finance the Olympics": put an Income cube on
     # the Olympics box'. An action may use any Income the government holds, like a Spend.
     state = game(scenario="olympics", start={"bag": {"security": 2}, "treasury": 2})
     assert "finance-olympics" in acts(state)
