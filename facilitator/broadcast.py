@@ -105,10 +105,11 @@ def progress(session_id: int, table_number: int, what: dict[str, Any],
     """A vote or the pact moved on at one table: counts only, for the projector;
     ``seat_id``'s phone re-renders.
 
-    The other phones at the table are not told (performance): sending every ballot's count to
-    every phone of its table cost a quarter of a ballot's server CPU in the school benchmark
-    (13.7 → 10.3 ms without it; docs/performance.md). The projector shows the count live; a
-    phone shows it only as it was when its own ballot went in (its ``ack``).
+    The other phones at the table are not told, so a ballot costs one frame to the projector
+    and one to the voter whatever the table's size (sending every count to every phone was a
+    large share of a ballot's CPU: docs/performance.md, "What was changed, before and after").
+    The projector shows the count live; a phone shows it only as it was when its own ballot
+    went in (its ``ack``).
     """
     after_commit([projector_group(session_id)],
                  {"type": "lesson.progress", "table": table_number, **what})

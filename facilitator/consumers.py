@@ -124,8 +124,9 @@ class LessonConsumer(AsyncJsonWebsocketConsumer):
         Activated once, in the socket's own task: Django keeps the active language in a
         context variable, so it holds for every message this socket handles (and the
         database thread's work for it, which runs in a copy of that context) and for no
-        other socket. Entering ``translation.override`` for every message instead cost 6 %
-        of the server's CPU in the school benchmark (docs/performance.md).
+        other socket, at no cost per message (entering ``translation.override`` for every
+        message instead took a share of the server's CPU: docs/performance.md, "The vote path
+        toward the physical limit", step 18).
         """
         self.language = language
         translation.activate(language)
@@ -345,8 +346,8 @@ class SeatConsumer(LessonConsumer):
 
     async def tell_console(self, connected: bool = True) -> None:
         # The console shows who is connected: it is told at once when a phone comes or goes.
-        # Performance: a small presence frame, not a re-render of the whole console for every
-        # phone that comes or goes (18 % of the school benchmark's CPU went there).
+        # Performance: a small presence frame, never a re-render of the whole console, for a
+        # phone that comes or goes (docs/performance.md, "What was changed, before and after").
         await self.channel_layer.group_send(broadcast.projector_group(self.seat.session_id),
                                             {"type": "lesson.presence", "seat": self.seat.pk,
                                              "connected": connected})

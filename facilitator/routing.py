@@ -1,9 +1,9 @@
 """WebSocket routes, mounted by stateinclass.asgi behind the origin checks.
 
 Only the teacher's socket needs Django's session and user (``AuthMiddlewareStack``). A phone
-is identified by its seat cookie alone, so its socket only parses cookies: performance (the
-session and user lookup was 17 % of the school benchmark's server time, all of it spent on
-phones that have no session).
+is identified by its seat cookie alone, so its socket only parses cookies: a phone's socket
+never looks up a session or a user (which phones do not have; what that lookup cost is in
+docs/performance.md, "What was changed, before and after").
 
 Any other path is refused before the handshake completes (close code 4404; the browser sees
 HTTP 403), quietly: channels' router raised ``ValueError`` for it, a 500 with a traceback in

@@ -75,8 +75,9 @@ def _base_context(session: ClassSession, paper: str, title: str) -> dict[str, An
 
 
 def chart_img(svg: str) -> SafeString:
-    """An SVG chart as an ``<img>`` (data URI): WeasyPrint lays it out far faster than inline
-    SVG, and the chart's ``<desc>`` becomes the image's alt text."""
+    """An SVG chart as an ``<img>`` (data URI): WeasyPrint parses it outside the HTML cascade,
+    faster than inline SVG (docs/performance.md, "Handouts: built once, then served"), and the
+    chart's ``<desc>`` becomes the image's alt text."""
     match = re.search(r"<desc[^>]*>(.*?)</desc>", svg, flags=re.S)
     alt = unescape(match.group(1)) if match else ""
     data = base64.b64encode(svg.encode()).decode()
@@ -105,8 +106,9 @@ def print_css() -> CSS:
 class _ReportHTML(HTML):
     """WeasyPrint's HTML with a lean user-agent stylesheet (``static/css/print-ua.css``).
 
-    The stock HTML5 one has rules for every HTML element and form control, and matching them
-    against each element of a 25-page handout costs about a fifth of the rendering time.
+    The stock HTML5 one has rules for every HTML element and form control, each matched
+    against every element of a handout; ours has only the rules our handouts need (the time
+    saved: docs/performance.md, "Handouts: built once, then served").
     ``_ua_stylesheets`` is WeasyPrint's own hook (pinned below 71 in pyproject.toml); if it
     ever disappears, the stock stylesheet is used and only speed is lost.
     """

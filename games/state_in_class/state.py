@@ -102,8 +102,9 @@ def to_dict(state: GameState) -> dict[str, Any]:
     """The state as JSON-ready data (a deep copy, like ``dataclasses.asdict``).
 
     Written out by hand because ``asdict`` recurses through every nested list and dict with
-    ``deepcopy`` and cost about 3 ms per call; it runs on every saved decision (the snapshot).
-    The history and statements are copied with a pickle round trip, which is ~10x faster.
+    ``deepcopy``, and this runs on every saved decision (the snapshot). The history and
+    statements are copied with a pickle round trip, cheaper than a deep copy (the figures:
+    docs/performance.md, "What was changed, before and after").
     """
     players = [{"name": p.name, "seat": p.seat, "coins": p.coins, "role": p.role,
                 "exclusions": p.exclusions, "pact": p.pact, "statement": p.statement}
