@@ -173,6 +173,11 @@ class LessonConsumer(AsyncJsonWebsocketConsumer):
             if self.rendering():
                 self.stale = True  # the screen under way may predate this action
         except ServiceError as exc:
+            # The refusal, then a fresh screen: not a needless one. The page disabled the
+            # form's buttons when it sent the action, and a refusal often means its screen was
+            # behind ("stale": the lesson has moved on, as the message says). The page keeps
+            # the message across this screen and later ones of the same moment, until the
+            # user acts again (static/js/live.js, keepRefusal).
             await self.send_json({**exc.as_frame(), "id": message.id})
             await self.send_view()
             return

@@ -45,9 +45,17 @@ function connect() {
 
 function receive(message) {
   if (message.type === "view") {
-    swap(message.html, message.phase);
+    // A screen of the moment already shown keeps the user's place (see notePlace).
+    const same = !message.phase || message.phase === live.dataset.phase;
+    const place = same ? notePlace() : null;
+    const refused = live.querySelector("[data-error]");
+    const shown = swap(message.html, message.phase);
     reapplyHeld(message.phase);
     reapplyCounts(message.phase);
+    if (shown) {
+      keepRefusal(message.phase, refused);
+      if (place) putBack(place);
+    }
     resendIfLost(message.phase);
   } else if (message.type === "progress") {
     const seen = counts[message.table];
@@ -68,6 +76,11 @@ function receive(message) {
     if (pending && pending.id === message.id) {
       if (pending.message.type === "ballot") showVoted(message.progress);
       pending = null;
+    }
+    if (sentFrom && sentFrom.id === message.id) {
+      // Done: the form that sent it starts afresh (what was typed in it is not kept).
+      byKey(live.querySelectorAll("form"), formKey).get(sentFrom.form)?.forEach((f) => f.reset());
+      sentFrom = null;
     }
   } else if (message.type === "presence") {
     // The console: a phone came or went (no new screen for that).
@@ -197,29 +210,219 @@ document.addEventListener("click", (event) => {
 });
 
 function swap(html, phase) {
-  if (typeof html !== "string") return;
+  if (typeof html !== "string") return false;
+  const same = !phase || phase === live.dataset.phase;
   const focused = document.activeElement && document.activeElement.id;
-  // The view the socket sends when it (re)connects keeps what the student had just ticked
-  // (same moment of the lesson: the same options are ticked again).
-  const ticked = phase === live.dataset.phase
-    ? [...live.querySelectorAll("form input:checked")].map((i) => [i.name, i.value]) : [];
   live.innerHTML = html;
   if (phase) live.dataset.phase = phase;
   // A question asked for this moment of the lesson stays asked across a live update.
   if (armed && armed === live.dataset.phase && armedText) showQuestion(armedText);
   else disarm();
-  if (focused) document.getElementById(focused)?.focus();
-  for (const [name, value] of ticked) {
-    for (const input of live.querySelectorAll(`form input[name="${CSS.escape(name)}"]`)) {
-      if (input.value === value && !input.disabled) input.checked = true;
-    }
+  noteServed();
+  if (!same) {
+    // A new moment: the focus follows its id, if the new screen has it, and the screen shows
+    // from the start of "Now", whatever the phone was scrolled to.
+    if (focused) document.getElementById(focused)?.focus();
+    const now = live.querySelector("#now");
+    if (now && now.getBoundingClientRect().top < 0) window.scrollTo(0, 0);
   }
-  // A new screen shows from the start of "Now", whatever the phone was scrolled to.
-  const now = live.querySelector("#now");
-  if (now && now.getBoundingClientRect().top < 0) window.scrollTo(0, 0);
   startTimer();
   startTableTimers();
   applyFocus();
+  return true;
+}
+
+// ---- a live update of the same moment keeps the user's place ----
+// A view of the moment already on screen (the same phase) is that screen with fresher facts
+// (a tablemate's motion, a vote's count, a reconnect), and the user may be half-way through a
+// form on it. For such a swap the page guarantees that, after it, as long as the new screen
+// still has them:
+//  - every <details> the user opened or closed is as the user left it (unless the server now
+//    renders it otherwise than before: then the server's news wins, e.g. the teacher's
+//    controls opening by themselves when a motion is ready);
+//  - what the user typed or chose in a field (a value that differs from the one the server
+//    rendered) is still there, and every radio or checkbox is ticked as the user left it;
+//  - the element that had the focus has it again (without scrolling), and only if the swap
+//    took it away: an update never moves a focus that was elsewhere;
+//  - what the user was looking at stays where it was on the screen: the focused element if it
+//    was in view, else the first element in view that the new screen still has (a heading,
+//    a summary, a field, anything with an id), even when a motion or a line is added above
+//    it; failing that (or at the very top of the page), the page keeps its scroll offset.
+// Things are matched by a key that does not depend on the counts on screen: an id, a
+// data-keep attribute, a form's address, kind and hidden fields with a field's name (and
+// value, for a radio, checkbox or button), a summary's text, else an element's tag and text
+// (a heading, a label); the n-th of several with one key is matched with the n-th. A new
+// moment (another phase) starts afresh (swap). A form whose action was accepted (its "ack")
+// starts afresh too: its fields go back to what the server rendered.
+const served = new WeakMap();  // each <details>: open as the server rendered it
+function noteServed() {
+  for (const details of live.querySelectorAll("details")) served.set(details, details.open);
+}
+function formKey(form) {
+  if (!form) return "";
+  const fields = [...form.querySelectorAll('input[type="hidden"]')]
+    .filter((i) => i.name !== "csrfmiddlewaretoken" && i.name !== "expected")
+    .map((i) => `${i.name}=${i.value}`);
+  return [form.getAttribute("action") || "", form.dataset.action || "", ...fields].join("|");
+}
+function detailsKey(details) {
+  if (details.id) return `#${details.id}`;
+  if (details.dataset.keep) return `keep:${details.dataset.keep}`;
+  const summary = details.querySelector(":scope > summary");
+  const words = summary ? summary.textContent.trim() : "";
+  return `summary:${words}|${formKey(details.querySelector("form"))}`;
+}
+const CHOSEN = ["radio", "checkbox", "submit", "button"];
+function fieldKey(field) {
+  const chosen = field.localName === "button" || CHOSEN.includes(field.type);
+  const words = field.name ? "" : field.textContent.trim();
+  return `${formKey(field.form)}|${field.name}|${chosen ? field.value : ""}|${words}`;
+}
+function focusKey(element) {
+  if (!element || element === live || !live.contains(element)) return null;
+  if (element.id) return `#${element.id}`;
+  if (element.localName === "summary" && element.parentElement.localName === "details") {
+    return `summary of ${detailsKey(element.parentElement)}`;
+  }
+  if (element.matches("button, input, select, textarea")) return `field ${fieldKey(element)}`;
+  return `${element.localName} ${element.textContent.trim()}`;
+}
+// Elements by key, in document order (several may share one).
+function byKey(elements, key) {
+  const found = new Map();
+  for (const element of elements) {
+    const k = key(element);
+    if (k === null) continue;
+    if (!found.has(k)) found.set(k, []);
+    found.get(k).push(element);
+  }
+  return found;
+}
+const TYPED = "input:not([type=hidden]):not([type=radio]):not([type=checkbox]):not([type=submit])"
+  + ":not([type=button]):not([type=file]), textarea";
+function notePlace() {
+  const place = { details: [], typed: [], chosen: [], ticks: [], focus: null, anchors: [],
+                  x: window.scrollX, y: window.scrollY };
+  for (const [key, all] of byKey(live.querySelectorAll("details"), detailsKey)) {
+    all.forEach((d, i) => {
+      const was = served.has(d) ? served.get(d) : d.open;
+      if (d.open !== was) place.details.push([key, i, d.open, was]);
+    });
+  }
+  for (const [key, all] of byKey(live.querySelectorAll(TYPED), fieldKey)) {
+    all.forEach((f, i) => { if (f.value !== f.defaultValue) place.typed.push([key, i, f.value]); });
+  }
+  for (const [key, all] of byKey(live.querySelectorAll("select"), fieldKey)) {
+    all.forEach((f, i) => {
+      if ([...f.options].some((o) => o.selected !== o.defaultSelected)) {
+        place.chosen.push([key, i, [...f.selectedOptions].map((o) => o.value)]);
+      }
+    });
+  }
+  // What the student had ticked is ticked again (as on the screen a reconnecting socket gets);
+  // a box the user unticked stays unticked.
+  const boxes = live.querySelectorAll("form input[type=radio], form input[type=checkbox]");
+  for (const [key, all] of byKey(boxes, fieldKey)) {
+    all.forEach((b, i) => {
+      if (b.checked || b.defaultChecked) place.ticks.push([key, i, b.checked]);
+    });
+  }
+  const kinds = new Map();
+  place.focus = locate(document.activeElement, kinds);
+  // What the user looks at: the focused element if it is in view, else the first element
+  // wholly below the top of the screen, else one cut by it.
+  const top = (e) => e.getBoundingClientRect().top;
+  const inView = (e) => {
+    const box = e.getBoundingClientRect();
+    return box.height > 0 && box.bottom > 0 && box.top < window.innerHeight;
+  };
+  const seen = [...live.querySelectorAll(ANCHORS)].filter(inView);
+  seen.sort((a, b) => Number(top(a) < 0) - Number(top(b) < 0));
+  const active = document.activeElement;
+  if (place.focus && inView(active)) seen.unshift(active);
+  place.anchors = seen.slice(0, 12).map((e) => [locate(e, kinds), top(e)])
+    .filter(([where]) => where);
+  return place;
+}
+const ANCHORS = "[id], h1, h2, h3, h4, summary, legend, label, button, input, select, textarea";
+// Where an element is: its key, and which of the elements of its kind with that key
+// (``kinds``: those elements by key, read once per kind for one screen).
+function ofKind(name, kinds) {
+  if (!kinds.has(name)) kinds.set(name, byKey(live.querySelectorAll(name), focusKey));
+  return kinds.get(name);
+}
+function locate(element, kinds) {
+  const key = focusKey(element);
+  if (key === null) return null;
+  const all = ofKind(element.localName, kinds).get(key) || [];
+  return { name: element.localName, key, index: Math.max(0, all.indexOf(element)) };
+}
+function find(where, kinds) {
+  if (!where) return null;
+  const all = ofKind(where.name, kinds).get(where.key);
+  return all?.[where.index] || all?.[0] || null;
+}
+function putBack(place) {
+  const details = byKey(live.querySelectorAll("details"), detailsKey);
+  for (const [key, i, open, was] of place.details) {
+    const d = details.get(key)?.[i];
+    if (d && served.get(d) === was) d.open = open;
+  }
+  const typed = byKey(live.querySelectorAll(TYPED), fieldKey);
+  for (const [key, i, value] of place.typed) {
+    const f = typed.get(key)?.[i];
+    if (f && !f.disabled && !f.readOnly) f.value = value;
+  }
+  const selects = byKey(live.querySelectorAll("select"), fieldKey);
+  for (const [key, i, values] of place.chosen) {
+    const f = selects.get(key)?.[i];
+    if (f && !f.disabled) for (const o of f.options) o.selected = values.includes(o.value);
+  }
+  const boxes = byKey(live.querySelectorAll(
+    "form input[type=radio], form input[type=checkbox]"), fieldKey);
+  for (const [key, i, checked] of place.ticks) {
+    const b = boxes.get(key)?.[i];
+    if (b && !b.disabled) b.checked = checked;
+  }
+  const kinds = new Map();
+  const active = document.activeElement;
+  if (place.focus && (!active || active === document.body || !live.contains(active))) {
+    const element = find(place.focus, kinds);
+    if (element && !element.closest("[hidden]")) element.focus({ preventScroll: true });
+  }
+  window.scrollTo({ left: place.x, top: place.y, behavior: "instant" });
+  // A page at its very top stays there: news at the top of the screen is seen.
+  for (const [where, top] of place.y > 0 ? place.anchors : []) {
+    const element = find(where, kinds);
+    if (!element || element.closest("[hidden]")) continue;
+    const moved = element.getBoundingClientRect().top - top;
+    window.scrollBy({ left: 0, top: moved, behavior: "instant" });
+    break;
+  }
+}
+
+// ---- a refused action's message stays until the user acts again ----
+// The socket answers a refusal with the error, then a fresh screen (facilitator/consumers.py),
+// and other screens of the same moment follow as the class acts. That screen is not
+// needless: the form's buttons were disabled when it was sent, and a refusal often means the
+// screen was behind (a "stale" refusal: the lesson had moved on, which the message says). So
+// the page keeps the message: it stays, the same element with the same text and its
+// role="alert", across the screen that answers it (whatever its moment) and every later screen
+// of that moment, until the user submits a form or a screen of another moment arrives.
+let refusal = null;  // {text, phase}: phase null until the screen that answers it arrives
+function keepRefusal(phase, before) {
+  if (!refusal) return;
+  if (refusal.phase === null) refusal.phase = phase || live.dataset.phase;
+  else if (phase && refusal.phase !== phase) { refusal = null; return; }
+  const box = live.querySelector("[data-error]");
+  if (!box || (!box.hidden && box.textContent.trim())) return;  // the screen has its own
+  if (before && before.textContent === refusal.text && !before.hidden) box.replaceWith(before);
+  else { box.textContent = refusal.text; box.hidden = false; }
+}
+function clearRefusal() {
+  refusal = null;
+  const box = live.querySelector("[data-error]");
+  if (box) { box.hidden = true; box.textContent = ""; }
 }
 
 // The phone: the ballot was counted in, so show "your token is in the bag" (rendered with the
@@ -238,8 +441,13 @@ function showVoted(progress) {
 }
 
 function showError(text) {
+  refusal = { text, phase: null };
   const box = live.querySelector("[data-error]");
-  if (box) { box.textContent = text; box.hidden = false; }
+  if (!box) return;
+  box.textContent = text;
+  box.hidden = false;
+  // A phone scrolled down to the form it sent sees why it was refused (no move if in view).
+  box.scrollIntoView({ block: "nearest" });
 }
 
 function send(message, resent = false) {
@@ -328,8 +536,11 @@ function disarm() {
   if (box) box.hidden = true;
 }
 
+let timerSubmits = false;  // a table timer's own submit is not the user acting
+let sentFrom = null;  // the last action sent from a form: {id, form (its key)}
 document.addEventListener("submit", (event) => {
   const form = event.target;
+  if (!timerSubmits) clearRefusal();  // the user acts again: an earlier refusal goes
   const key = form.dataset.action ? actionKey(formMessage(form, event.submitter)) : "";
   const confirming = armed !== null && armed === live.dataset.phase && armedFor === key;
   if (!confirming && event.submitter && event.submitter.value === "next"
@@ -351,6 +562,7 @@ document.addEventListener("submit", (event) => {
   event.preventDefault();
   const message = formMessage(form, event.submitter);
   if (confirming) message.confirm = true;
+  sentFrom = { id: message.id, form: formKey(form) };
   if (open) {
     send(message);
   } else {
@@ -422,7 +634,8 @@ function startTableTimers() {
       const form = timer.closest("form");
       if (left <= -1 && form && !told.has(timer)) {
         told.add(timer);
-        form.requestSubmit();
+        timerSubmits = true;
+        try { form.requestSubmit(); } finally { timerSubmits = false; }
       }
     }
   };
@@ -430,6 +643,7 @@ function startTableTimers() {
   tableTick = setInterval(show, 250);
 }
 
+noteServed();
 startTimer();
 startTableTimers();
 applyFocus();
