@@ -35,8 +35,8 @@ def set_aside_notice(set_aside: dict[str, int], *, table: int | None = None) -> 
     if not tables:
         return ""
     return ngettext(
-        "Table %(tables)s: fewer than 3 tokens were in the bag, so it was closed unopened, "
-        "as if nobody had voted.",
-        "Tables %(tables)s: fewer than 3 tokens were in each bag, so they were closed "
-        "unopened, as if nobody had voted.", len(tables)) % {
+        "Table %(tables)s: fewer than 3 tokens, so the bag was closed unopened, as if nobody "
+        "had voted.",
+        "Tables %(tables)s: fewer than 3 tokens each, so the bags were closed unopened, as if "
+        "nobody had voted.", len(tables)) % {
             "tables": ", ".join(map(str, tables))}

@@ -35,7 +35,8 @@ def replay_command(record: dict, tmp_path) -> dict:
 
 
 def check_record_shape(record: dict) -> None:
-    assert set(record) == {"game", "version", "seed", "config", "actions"}
+    assert set(record) == {"game", "version", "seed", "config", "actions", "acted"}
+    assert len(record["acted"]) == len(record["actions"])
     assert (record["game"], record["version"]) == ("state-in-class", 1)
     in_bag: dict[str, int] = {"tax": 0, "budget": 0}
     for action in record["actions"]:

@@ -130,7 +130,7 @@ def test_the_console_and_the_phones_say_a_bag_was_closed_unopened():
     session = teacher_next(session, confirm=True)
     context = projector_context(projector_view(fresh(session)))
     html = render_to_string("facilitator/_console_live.html", {**context, "csrf_token": "x"})
-    assert "fewer than 3 tokens were in the bag, so it was closed unopened" in html
+    assert "fewer than 3 tokens, so the bag was closed unopened" in html
     assert context["tables"][0]["tax_result"]["how"] == "carried_over"  # the rule for none
 
 
@@ -264,6 +264,23 @@ def consistent_options(voters: list[str], count: dict[str, Any], kind: str
     return found
 
 
+def csv_tallies(session: ClassSession, kind: str) -> list[dict[str, int]]:
+    """The tallies the rounds spreadsheet holds for ``kind``, as a count's ``tally``."""
+    import csv
+    import io
+
+    from facilitator.lessons.state_in_class.reports.spreadsheets import rounds_csv
+
+    prefix = "tax_votes_" if kind == "tax" else "budget_votes_"
+    out = []
+    for row in csv.DictReader(io.StringIO(rounds_csv(session))):
+        votes = {k.removeprefix(prefix): int(v) for k, v in row.items()
+                 if k.startswith(prefix) and v not in ("", None)}
+        if votes:
+            out.append({o: n for o, n in votes.items() if n})
+    return out
+
+
 def public_by_the_rules(voters: list[str], count: dict[str, Any]) -> bool:
     """A unanimous tally of a real vote of three or more, counted once, is public (as with
     the physical bag)."""
@@ -318,6 +335,8 @@ def test_nothing_the_teacher_reads_singles_out_a_vote_over_random_teacher_action
         result = shown.get(f"{kind}_result") or {}
         if result.get("bars") is not None:  # a tally on the projector is a tally kept
             assert any("tally" in c for _v, c in seen)
+        for tally in csv_tallies(fresh(session), kind):  # and one in the spreadsheet too
+            assert any(c.get("tally") == tally for _v, c in seen), tally
     for voters, count in seen:
         if public_by_the_rules(voters, count):
             continue

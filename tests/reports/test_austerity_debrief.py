@@ -165,13 +165,13 @@ def test_a_bag_of_three_or_more_shows_its_tally_and_a_smaller_one_only_its_resul
                                                                                  tmp_path):
     """Twins: the same game, but year 1's bags held other ballots (a tax bag of 5, a borrow
     bag of 2) that chose the same. The tax line gives each twin's own tally; the borrow line
-    is the same word for word (two ballots: only the result, not even that they tied)."""
+    is the same word for word (two tokens of five: the bag was never opened)."""
     twin_a, twin_b = austerity["twin_a"], austerity["twin_b"]
     texts = [pdf_text(handouts.class_handout(s), tmp_path) for s in (twin_a, twin_b)]
     assert "Raise taxes: 1 time (5 of 5 voted: no 1 · 1 time 3 · 2 times 1)" in texts[0]
     assert "Raise taxes: 1 time (5 of 5 voted: no 0 · 1 time 4 · 2 times 1)" in texts[1]
     for text in texts:
-        assert "Borrow: no (2 of 5 voted)" in text  # two ballots: only the result exists
+        assert "Borrow: no (2 of 5 voted: fewer than 3, so the bag was not opened)" in text
         assert "a tie" not in text
     without_tax_line = [t.replace("no 1 · 1 time 3", "").replace("no 0 · 1 time 4", "")
                         for t in texts]
