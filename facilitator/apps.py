@@ -7,4 +7,5 @@ class FacilitatorConfig(AppConfig):
     verbose_name = _("Class sessions")
 
     def ready(self) -> None:
-        from facilitator import checks  # noqa: F401  (registers the deploy checks)
+        # Registering checks needs the apps loaded: these imports run once they are.
+        from facilitator import checks, lesson_checks  # noqa: F401  (registers the checks)

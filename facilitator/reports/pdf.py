@@ -66,7 +66,7 @@ def page_counter_css() -> str:
     return " ".join(out)
 
 
-def _base_context(session: ClassSession, paper: str, title: str) -> dict[str, Any]:
+def base_context(session: ClassSession, paper: str, title: str) -> dict[str, Any]:
     return {
         "lang": translation.get_language(), "paper": PAPERS[paper], "paper_id": paper,
         "document_title": title, "header_css": css_string(title),

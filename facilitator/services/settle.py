@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from facilitator import bags, parties
@@ -72,13 +73,15 @@ def table_settle(table: Table, session: ClassSession, step: TeacherStep | None,
 
 
 def _bot_ballot(bag: Bag, state: Any, seat: Seat, session: ClassSession) -> None:
-    """A bot's token, drawn from randomness that is never stored (the operating system's),
-    so nobody can recompute it from the database and subtract it from the tally."""
+    bot_ballot(bag, seat, lambda rng: session.lesson.bot_vote(state, seat, bag, rng))
+
+
+def bot_ballot(bag: Bag, seat: Seat, vote: Callable[[random.Random], str]) -> None:
+    """A bot's token in ``bag``: ``vote(rng)`` (its policy), or one time in four an option
+    drawn at random, from randomness that is never stored (the operating system's), so
+    nobody can recompute it from the database and subtract it from the tally."""
     rng = random.SystemRandom()
-    if rng.random() < BOT_VOTE_NOISE:
-        option = rng.choice(bag.options)
-    else:
-        option = session.lesson.bot_vote(state, seat, bag, rng)
+    option = rng.choice(bag.options) if rng.random() < BOT_VOTE_NOISE else vote(rng)
     key = bags.bag_key(bag)
     if key is None:
         raise bags.key_unreachable()

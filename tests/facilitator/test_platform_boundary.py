@@ -61,3 +61,49 @@ def test_the_check_would_catch_an_import(tmp_path: Path) -> None:
                       "import facilitator.lessons.state_in_class.script\n")
     assert {"games.state_in_class", "facilitator.lessons.state_in_class.script"} <= \
         imported(sneaky)
+
+
+# What a lesson module may import from the platform: the lesson kit, the models and the
+# errors (facilitator/kit; docs/modules.md). Its own package, and the games, are its own.
+MODULE_MAY_USE = ("facilitator.kit", "facilitator.models", "facilitator.errors")
+
+
+def module_files(module: str) -> list[Path]:
+    return [p for p in (LESSONS / module).rglob("*.py") if "migrations" not in p.parts]
+
+
+def reaches_past_the_kit(module: str, name: str) -> bool:
+    own = f"facilitator.lessons.{module}"
+    return (name.startswith("facilitator") and name != "facilitator"
+            and not name.startswith((own + ".", *(m + "." for m in MODULE_MAY_USE)))
+            and name not in (own, *MODULE_MAY_USE, "facilitator.kit"))
+
+
+def test_a_lesson_module_uses_the_platform_through_the_kit_only() -> None:
+    offenders = []
+    for module in MODULES:
+        for path in module_files(module):
+            for name in imported(path):
+                # ``from facilitator import kit`` names the package and then ``kit``
+                if name.startswith("facilitator.kit") or name == "facilitator":
+                    continue
+                if reaches_past_the_kit(module, name):
+                    offenders.append(f"{path.relative_to(ROOT)}: {name}")
+    assert offenders == []
+
+
+def test_a_lesson_module_imports_no_other_lesson_module() -> None:
+    offenders = [f"{path.relative_to(ROOT)}: {name}"
+                 for module in MODULES for path in module_files(module)
+                 for name in imported(path)
+                 for other in MODULES if other != module
+                 and name.startswith(f"facilitator.lessons.{other}")]
+    assert offenders == []
+
+
+def test_the_kit_check_would_catch_an_internal(tmp_path: Path) -> None:
+    assert reaches_past_the_kit("crisis", "facilitator.services.sessions")
+    assert reaches_past_the_kit("crisis", "facilitator.bags.bag_cast")
+    assert not reaches_past_the_kit("crisis", "facilitator.kit.parties")
+    assert not reaches_past_the_kit("crisis", "facilitator.models.Seat")
+    assert not reaches_past_the_kit("crisis", "facilitator.lessons.crisis.play")

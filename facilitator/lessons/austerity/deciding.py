@@ -26,13 +26,11 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy
 
-from facilitator import bags, services
+from facilitator import kit
+from facilitator.kit import Ballot, apply_action, bags, table_seats
 from facilitator.lessons.austerity import modes, script
 from facilitator.lessons.austerity.models import TablePlay
-from facilitator.lessons.base import Ballot
-from facilitator.log import apply_action
 from facilitator.models import Bag, ClassSession, Seat, Table, TableAction, TeacherStep
-from facilitator.services import table_seats
 from games import austerity as engine
 from games.austerity.choices import action_options
 from games.austerity.state import GameState
@@ -141,7 +139,7 @@ def follow(table: Table, session: ClassSession, state: GameState,
             break
         ballot = due_ballot(table, session, state, play)
         if ballot is not None:
-            services.vote_open(table, ballot, step)  # type: ignore[arg-type]
+            kit.vote_open(table, ballot, step)  # type: ignore[arg-type]
             break
         if chair is None or not chair.is_bot:
             break

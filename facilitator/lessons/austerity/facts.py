@@ -18,12 +18,11 @@ from typing import Any
 from django.core.cache import cache
 from django.db.models import Count, Max
 
-from facilitator import bags as platform_bags
-from facilitator import parties, table_reads
+from facilitator import kit
+from facilitator.kit import bags as platform_bags
+from facilitator.kit import engine_of, parties, record_actions, table_seats
 from facilitator.lessons.austerity import modes, script
-from facilitator.log import engine_of, record_actions
 from facilitator.models import Bag, ClassSession, Seat, Table, TableAction
-from facilitator.services import table_seats
 from games.austerity import data
 from games.core import PUBLIC
 
@@ -159,7 +158,7 @@ def seat_facts(session: ClassSession, seat: Seat, table: Table) -> dict[str, Any
     # The table's part, read once for the phones rendered together (``phone_screens``). It
     # holds codes and the engine's English sources, never translated words: one read serves
     # every language.
-    screens = table_reads.remembered(("austerity.facts", table.pk), lambda: table_facts(table))
+    screens = kit.remembered(("austerity.facts", table.pk), lambda: table_facts(table))
     return {"screens": screens,
             "can": {"voted": voted,
                     "vote": open_bag.decision if open_bag is not None and not voted else None}}

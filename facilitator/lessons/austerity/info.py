@@ -7,12 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from facilitator import bags, table_reads
+from facilitator import kit
+from facilitator.kit import bags, load_state, table_seats
 from facilitator.lessons.austerity import deciding, modes, motions, pacing, portfolios, script
 from facilitator.lessons.austerity import options as lesson_options
-from facilitator.log import load_state
 from facilitator.models import ClassSession, Seat, Table
-from facilitator.services import table_seats
 
 
 def session_info(session: ClassSession) -> dict[str, Any]:
@@ -113,7 +112,7 @@ def seat_info(session: ClassSession, seat: Seat, table: Table) -> dict[str, Any]
     """One phone: the table's facts (``table_info``) and what this seat may do now."""
     from games import austerity as engine
 
-    state = table_reads.remembered(("austerity.state", table.pk), lambda: load_state(table))
+    state = kit.remembered(("austerity.state", table.pk), lambda: load_state(table))
     facts, play_modes = _facts(table, state, table_seats(table), seat)
     year = script.year_of(session)
     running = session.status == ClassSession.Status.RUNNING and not session.paused

@@ -32,12 +32,12 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from facilitator import seating as platform_seating
+from facilitator.kit import Ballot, Lesson, StepPlan
+from facilitator.kit import seating as platform_seating
+from facilitator.kit.seating import SeatingPlan
 from facilitator.lessons.austerity import bots, deciding, info, messages, options, script
 from facilitator.lessons.austerity.forms import OptionsForm
-from facilitator.lessons.base import Ballot, Lesson, StepPlan
 from facilitator.models import CLASS_SIZE_MAX, Bag, ClassSession, Seat, Table, TeacherStep
-from facilitator.seating import SeatingPlan
 from games.austerity.state import OVER
 from games.austerity.views import PLAYER
 
@@ -111,16 +111,16 @@ class AusterityLesson(Lesson):
         """Open year 1's first budget item, with the ballot timer every budget item has."""
         session = table.session
         if session.timer is None:
-            from facilitator import clock
+            from facilitator import kit
 
             seconds = options.timers(session.options)["ballot"]
-            session.timer = {"ends_at": clock.now().timestamp() + seconds, "left": None}
+            session.timer = {"ends_at": kit.now().timestamp() + seconds, "left": None}
             session.save(update_fields=["timer"])
         ballot = script.ballot(session, state)
         if ballot is not None:
-            from facilitator import services
+            from facilitator import kit
 
-            services.vote_open(table, ballot, step)
+            kit.vote_open(table, ballot, step)
         return state
 
     def plan_step(self, session: ClassSession, tables: list[Table],

@@ -15,8 +15,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StrictBool, StrictInt, StrictStr
 
+from facilitator.kit import Message
 from facilitator.lessons.austerity import motions, services
-from facilitator.messages import Message
 from facilitator.models import ClassSession
 
 DecisionId = Annotated[StrictStr, Field(max_length=40)]

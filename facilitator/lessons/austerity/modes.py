@@ -13,7 +13,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy
 
-from facilitator import table_reads
+from facilitator import kit
 from facilitator.lessons.austerity.models import TablePlay
 from facilitator.models import Table
 
@@ -38,7 +38,7 @@ def play_of(table: Table) -> TablePlay:
 def read_play(table: Table) -> TablePlay | None:
     """For the screens: the table's play if it has one (reading never writes; read once per
     screen being rendered)."""
-    return table_reads.remembered(("austerity.play", table.pk),
+    return kit.remembered(("austerity.play", table.pk),
                                   lambda: TablePlay.objects.filter(table=table).first())
 
 

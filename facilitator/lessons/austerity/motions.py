@@ -32,15 +32,24 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from facilitator import bags, broadcast, clock, services, table_reads
+from facilitator import kit
 from facilitator.errors import ServiceError
+from facilitator.kit import (
+    Ballot,
+    apply_action,
+    bags,
+    broadcast,
+    check_can_drive,
+    last_step,
+    load_state,
+    locked_session,
+    seat_turn,
+    table_seats,
+    table_settle,
+)
 from facilitator.lessons.austerity import modes, script
 from facilitator.lessons.austerity.models import Motion, Support, TablePlay
-from facilitator.lessons.base import Ballot
-from facilitator.log import apply_action, load_state
 from facilitator.models import ClassSession, Seat, Table, TableAction, TeacherStep
-from facilitator.services import seat_turn, table_seats, table_settle
-from facilitator.services.sessions import check_can_drive, last_step, locked_session
 from games.austerity import data
 from games.austerity.choices import action_options, policy_options
 from games.austerity.state import POLICY, GameState
@@ -190,7 +199,7 @@ def motions_info(table: Table, session: ClassSession, state: GameState,
     voting = _voting_ids(table) if voting is None else voting
     names = {s.pk: s.nickname for s in seats}
     out = []
-    for motion in table_reads.remembered(  # read once for the phones rendered together
+    for motion in kit.remembered(  # read once for the phones rendered together
             ("austerity.motions", table.pk, year),
             lambda: list(Motion.objects.filter(table=table, year=year).order_by("number")
                          .prefetch_related("supports"))):
@@ -270,7 +279,7 @@ def motion_raise(*, seat_id: int, kind: Any, target: Any, expected: str | None =
         number = Motion.objects.filter(table=table, year=year).count() + 1
         motion = Motion.objects.create(table=table, year=year, number=number, kind=kind,
                                        target=target, raised_by=seat,
-                                       created_at=clock.now())
+                                       created_at=kit.now())
         Support.objects.create(motion=motion, seat=seat)
         broadcast.refresh(session.pk, [s.pk for s in seats])
     return decision_id(year, number)
@@ -329,7 +338,7 @@ def motion_open(*, session: ClassSession, table: Any, motion: Any,
             "This motion needs %(needed)d supporters; it has %(have)d.")
             % {"needed": needed, "have": supporters}, status=409)
     step = last_step(session)
-    services.vote_open(found_table, Ballot(decision_id(found.year, found.number), OPTIONS),
+    kit.vote_open(found_table, Ballot(decision_id(found.year, found.number), OPTIONS),
                        step)  # type: ignore[arg-type]
     from facilitator.lessons.austerity import pacing
 

@@ -22,7 +22,8 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
-from facilitator import bags, clock
+from facilitator import kit
+from facilitator.kit import bags
 from facilitator.lessons.austerity import options as lesson_options
 from facilitator.lessons.austerity import script
 from facilitator.lessons.austerity.models import TablePlay
@@ -68,7 +69,7 @@ def mark(play: TablePlay, wait: Wait | None) -> None:
     key = wait[0] if wait else None
     if play.wait.get("key") == key:
         return
-    play.wait = {"key": key, "since": clock.now().timestamp()} if key else {}
+    play.wait = {"key": key, "since": kit.now().timestamp()} if key else {}
     play.save(update_fields=["wait"])
 
 
@@ -82,7 +83,7 @@ def timer_info(session: ClassSession, play: TablePlay | None,
     seconds = lesson_options.timers(session.options)[kind]
     left = seconds
     if play is not None and play.wait.get("key") == key:
-        left = max(0, math.ceil(play.wait["since"] + seconds - clock.now().timestamp()))
+        left = max(0, math.ceil(play.wait["since"] + seconds - kit.now().timestamp()))
     return {"kind": kind, "name": str(lesson_options.TIMER_NAMES[kind]), "decision": key,
             "seconds": seconds, "left": left, "running": not session.paused}
 

@@ -18,7 +18,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from facilitator import notices
+from facilitator import kit
 from facilitator.lessons.austerity import portfolios, script, words
 from facilitator.lessons.austerity.scoring import DEBT_WEIGHT, LOST, UNFINISHED, WON
 from games.austerity import data
@@ -159,7 +159,7 @@ def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, A
         # for the console's controls.
         **{k: v for k, v in table.items() if k not in ("game", "seats", "screens")},
         "number": table["number"], "game": game,
-        "reopened": notices.reopened_notice(table.get("reopened", ""), phone=False),
+        "reopened": kit.reopened_notice(table.get("reopened", ""), phone=False),
         "bag_generation": table.get("bag", ""),
         "seats": seats_block(table, bool(session.get("portfolios"))),
         "minister": minister,
@@ -374,7 +374,7 @@ def phone_context(view: dict[str, Any]) -> dict[str, Any]:
                            "voting": seat.get("voting"), "motions": seat.get("motions") or [],
                            "screens": seat.get("screens") or {}}, session)
     ctx["table"] = table
-    ctx["revote"] = notices.reopened_notice(view["table"].get("reopened", ""), phone=True)
+    ctx["revote"] = kit.reopened_notice(view["table"].get("reopened", ""), phone=True)
     ctx["minister"] = bool(seat.get("minister"))
     ctx["stands_in"] = bool(seat.get("stands_in"))
     mine = set(ctx["can"].get("decide") or [])  # the decisions this phone answers now

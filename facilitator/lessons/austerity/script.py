@@ -22,9 +22,9 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from facilitator import bags, parties, services
+from facilitator import kit
 from facilitator.errors import ServiceError
-from facilitator.lessons.base import Ballot, StepPlan
+from facilitator.kit import Ballot, StepPlan, bags, parties
 from facilitator.models import LOBBY, ClassSession, Seat, Table, TableAction, TeacherStep
 from games import austerity as engine
 from games.austerity import data
@@ -255,11 +255,11 @@ def on_step(table: Table, state: GameState, *, before: str, plan: StepPlan,
     """Count the item the stage held (absentees abstain) and open the next item's bag."""
     bag = bags.open_bag(table)
     if before in STAGE_ITEMS and bag is not None:
-        state = services.vote_close(table, state, bag.decision, step, Actor.TEACHER,
+        state = kit.vote_close(table, state, bag.decision, step, Actor.TEACHER,
                                     confirmed=plan.confirmed)
     item = STAGE_ITEMS.get(plan.stage)
     if item is not None:
         options = item_options(item, state)
         if len(options) >= 2:
-            services.vote_open(table, Ballot(decision_id(plan.round, item), options), step)
+            kit.vote_open(table, Ballot(decision_id(plan.round, item), options), step)
     return state

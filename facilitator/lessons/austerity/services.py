@@ -11,16 +11,28 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from facilitator import bags, broadcast, clock
+from facilitator import kit
 from facilitator.errors import ServiceError
+from facilitator.kit import (
+    apply_action,
+    bags,
+    broadcast,
+    check_can_drive,
+    engine_of,
+    last_step,
+    load_state,
+    locked_session,
+    record_step,
+    seat_turn,
+    table_seats,
+    table_settle,
+    vote_close,
+)
 from facilitator.lessons.austerity import deciding, modes, pacing, script
 from facilitator.lessons.austerity import options as lesson_options
 from facilitator.lessons.austerity.models import Motion
 from facilitator.lessons.austerity.motions import locked_table
-from facilitator.log import apply_action, engine_of, load_state
 from facilitator.models import ClassSession, Table, TableAction
-from facilitator.services import seat_turn, table_seats, table_settle, vote_close
-from facilitator.services.sessions import check_can_drive, last_step, locked_session, record_step
 
 Actor = TableAction.Actor
 How = TableAction.How
@@ -235,7 +247,7 @@ def lesson_end_now(*, session: ClassSession, expected: str | None = None) -> Cla
                            % {"tables": ", ".join(map(str, voting))}, status=409)
     before = (session.stage, session.round)
     session.stage, session.undone, session.timer = script.FINAL, None, None
-    session.status, session.finished_at = Status.FINISHED, clock.now()
+    session.status, session.finished_at = Status.FINISHED, kit.now()
     session.save(update_fields=["stage", "status", "finished_at", "undone", "timer"])
     record_step(session, "next", *before)
     Motion.objects.filter(table__session=session, status=Motion.Status.OPEN).update(

@@ -17,11 +17,10 @@ from django.template.loader import render_to_string
 from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 
+from facilitator.kit import load_state
+from facilitator.kit.reports import DEFAULT_PAPER, base_context, csv_text, write_pdf
 from facilitator.lessons.crisis import scoring, script, words
-from facilitator.log import load_state
 from facilitator.models import ClassSession, Table
-from facilitator.reports.export import csv_text
-from facilitator.reports.pdf import DEFAULT_PAPER, _base_context, write_pdf
 
 ROUND_COLUMNS = ("table", "round", "level", "event", "zone_start", "status_start", "goal",
                  "delta", "status", "black_market_sellers", "black_market_premium",
@@ -174,7 +173,7 @@ def class_html(session: ClassSession, *, paper: str, language: str | None = None
     with translation.override(language or session.language):
         tables = lesson_story(session)
         date = lesson_date(session)
-        context = _base_context(session, paper, f"{session} · {date}")
+        context = base_context(session, paper, f"{session} · {date}")
         context.update({"session": session, "date": date, "tables": tables,
                         "game": session.game_name, "questions": questions(),
                         "students": sum(len(team.members) for t in tables for team in t.teams)})
@@ -205,7 +204,7 @@ def students_html(session: ClassSession, *, paper: str, seat_id: int | None = No
             if team is not None:
                 pages.append({"seat": seat, "team": team, "table": story})
         date = lesson_date(session)
-        context = _base_context(session, paper, f"{session} · {date}")
+        context = base_context(session, paper, f"{session} · {date}")
         context.update({"session": session, "date": date, "pages": pages,
                         "game": session.game_name})
         return render_to_string("crisis/reports/teams.html", context)

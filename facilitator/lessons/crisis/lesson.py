@@ -11,11 +11,11 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from facilitator.lessons.base import Lesson, StepPlan
+from facilitator.kit import Lesson, StepPlan
+from facilitator.kit.seating import SeatingPlan, even_split
 from facilitator.lessons.crisis import bots, messages, options, presenters, script
 from facilitator.lessons.crisis.forms import OptionsForm
 from facilitator.models import ClassSession, Seat, Table, TeacherStep
-from facilitator.seating import SeatingPlan, even_split
 from games.crisis.state import OVER
 
 FEWEST_TEAMS, MOST_TEAMS = 2, 5

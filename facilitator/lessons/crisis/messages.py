@@ -15,8 +15,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StrictStr
 
+from facilitator.kit import Message
 from facilitator.lessons.crisis import services
-from facilitator.messages import Message
 
 DecisionId = Annotated[StrictStr, Field(max_length=60)]
 ActionJson = Annotated[StrictStr, Field(max_length=services.ACTION_MAX)] | dict[str, Any]

@@ -26,7 +26,8 @@ import random
 from datetime import datetime, timedelta
 from typing import Any
 
-from facilitator import clock, parties, presence
+from facilitator import kit
+from facilitator.kit import parties
 from facilitator.lessons.crisis.models import HeldMove
 from facilitator.models import ClassSession, Seat, Table
 from games import crisis as engine
@@ -131,7 +132,7 @@ def team_seats(seats: list[Seat], team: str) -> list[Seat]:
 def nobody_here(members: list[Seat]) -> bool:
     """A team with no member left, only bots, or nobody connected."""
     humans = [m for m in members if not m.is_bot]
-    return not humans or not presence.online(m.pk for m in humans)
+    return not humans or not kit.online(m.pk for m in humans)
 
 
 def closing_action(table: Table, state: GameState, decision: Decision,
@@ -168,7 +169,7 @@ def turn_left(table: Table, session: ClassSession, state: GameState) -> int | No
     deadline = turn_deadline(table, session) if timed else None
     if deadline is None:
         return None
-    return max(0, int((deadline - clock.now()).total_seconds() + 0.999))
+    return max(0, int((deadline - kit.now()).total_seconds() + 0.999))
 
 
 def turn_due(table: Table, session: ClassSession, state: GameState,
@@ -181,7 +182,7 @@ def turn_due(table: Table, session: ClassSession, state: GameState,
     if not timed or held_move(table, state) is not None:
         return None
     deadline = turn_deadline(table, session)
-    if deadline is None or clock.now() < deadline:
+    if deadline is None or kit.now() < deadline:
         return None
     action = closing_action(table, state, timed[0], seats)
     return None if ends_round(state, action) else action

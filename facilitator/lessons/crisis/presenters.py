@@ -16,10 +16,9 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from facilitator import parties
+from facilitator.kit import load_state, parties
 from facilitator.lessons.crisis import play, script, words
 from facilitator.lessons.crisis import services as crisis
-from facilitator.log import load_state
 from facilitator.models import ClassSession, Seat, Table
 from games import crisis as engine
 from games.crisis import board, cards

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from facilitator.log import engine_of, record_actions
+from facilitator.kit import engine_of, record_actions
 from facilitator.models import Table
 from games import crisis as engine
 from games.core import Event

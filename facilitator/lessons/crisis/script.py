@@ -23,12 +23,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from facilitator.errors import ServiceError
-from facilitator.lessons.base import StepPlan
+from facilitator.kit import StepPlan, apply_action, table_seats
 from facilitator.lessons.crisis import play
 from facilitator.lessons.crisis.play import EVALUATION, EVENT, EXPORT, FINAL, PLAN, PRODUCE
-from facilitator.log import apply_action
 from facilitator.models import LOBBY, ClassSession, Table, TableAction, TeacherStep
-from facilitator.services import table_seats
 from games import crisis as engine
 from games.crisis import cards
 from games.crisis.state import OVER, GameState

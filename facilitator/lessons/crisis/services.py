@@ -13,14 +13,22 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from facilitator import broadcast, clock, parties
+from facilitator import kit
 from facilitator.errors import ServiceError
+from facilitator.kit import (
+    apply_action,
+    broadcast,
+    check_can_drive,
+    last_step,
+    load_state,
+    locked_session,
+    parties,
+    seat_turn,
+    table_settle,
+)
 from facilitator.lessons.crisis import play
 from facilitator.lessons.crisis.models import HeldMove, Suggestion
-from facilitator.log import apply_action, load_state
 from facilitator.models import ClassSession, Seat, Table, TableAction
-from facilitator.services import seat_turn, table_settle
-from facilitator.services.sessions import check_can_drive, last_step, locked_session
 from games import crisis as engine
 from games.core import Decision
 from games.crisis import cards, production
@@ -100,8 +108,8 @@ def check_move(session: ClassSession, state: GameState, team: str, decision: str
 def plan_error(preview: dict[str, Any]) -> str:
     """The engine's reason a plan cannot work, in the active language (the Employee types and
     the resource it names too)."""
+    from facilitator.kit import engine_error
     from facilitator.lessons.crisis import words
-    from facilitator.log import engine_error
     from games.core import InvalidAction
 
     params = dict(preview.get("params", {}))
@@ -126,7 +134,7 @@ def move_submit(*, seat_id: int, decision: str | None, action: Any,
     if wanted is not None and play.ends_round(state, move):
         HeldMove.objects.filter(table=table).delete()
         HeldMove.objects.create(table=table, seat=seat, step=step, decision=wanted.id,
-                                action=move, created_at=clock.now())
+                                action=move, created_at=kit.now())
         broadcast.refresh(session.pk, [s.pk for s in seats])
         return "held"
     whose, how = parties.on_whose_behalf(seat, seats, session.round)
@@ -152,7 +160,7 @@ def _keep(table: Table, seat: Seat, session: ClassSession, decision: str,
     Suggestion.objects.update_or_create(
         seat=seat, decision=decision,
         defaults={"table": table, "player": seat.player_name, "action": action,
-                  "step": last_step(session), "created_at": clock.now()})
+                  "step": last_step(session), "created_at": kit.now()})
 
 
 @transaction.atomic

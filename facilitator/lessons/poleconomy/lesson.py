@@ -14,11 +14,11 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy
 
-from facilitator.lessons.base import Ballot, Lesson, StepPlan
+from facilitator.kit import Ballot, Lesson, StepPlan
+from facilitator.kit.seating import SeatingPlan
 from facilitator.lessons.poleconomy import messages, options, presenters, script
 from facilitator.lessons.poleconomy.forms import OptionsForm
 from facilitator.models import ClassSession, Seat, Table, TeacherStep
-from facilitator.seating import SeatingPlan
 from games.poleconomy.state import OVER
 
 
@@ -109,8 +109,8 @@ class PoleconomyLesson(Lesson):
                    seat: Seat) -> dict[str, Any] | None:
         """None: a bot's orders wait with everyone's for the close (``rounds.bot_turn``
         writes them, and casts its token in Parliament's bag)."""
+        from facilitator.kit import last_step
         from facilitator.lessons.poleconomy import rounds
-        from facilitator.services.sessions import last_step
 
         rounds.bot_turn(table, session.round, session.stage, state, seat, last_step(session))
         return None

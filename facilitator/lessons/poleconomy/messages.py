@@ -10,8 +10,8 @@ from django.utils.translation import gettext as _
 from pydantic import ConfigDict, Field, StrictBool, StrictInt, StrictStr, model_validator
 
 from facilitator.errors import ServiceError
+from facilitator.kit import Message
 from facilitator.lessons.poleconomy import orderform, services
-from facilitator.messages import Message
 
 Name = Annotated[StrictStr, Field(max_length=45)]
 # Orders travel as an object (a socket) or as its JSON text (a plain form post).

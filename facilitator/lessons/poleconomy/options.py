@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from facilitator.errors import ServiceError
-from facilitator.seating import SeatingPlan, even_split
+from facilitator.kit.seating import SeatingPlan, even_split
 from games.poleconomy import bots as engine_bots
 
 SMALLEST, LARGEST = 3, 6  # players (a student or a team) at one table
@@ -90,7 +90,7 @@ def seating(students: int, fill: str | None, team_size: int, players: int = 0,
     if students < 1:
         return None
     if team_size == 1:
-        from facilitator.seating import plan
+        from facilitator.kit.seating import plan
 
         return plan(students, fill, SMALLEST, LARGEST)
     players, short = divmod(students, team_size)

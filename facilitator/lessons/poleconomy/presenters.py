@@ -21,12 +21,12 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from facilitator import bags, notices, parties
+from facilitator import kit
+from facilitator.kit import bags, load_state, parties
+from facilitator.kit.seating import SeatingPlan
 from facilitator.lessons.poleconomy import events, orderform, rounds, script
 from facilitator.lessons.poleconomy.models import PoliticsRequest, RoundBoard, Suggestion
-from facilitator.log import load_state
 from facilitator.models import ClassSession, Seat, Table
-from facilitator.seating import SeatingPlan
 from games.poleconomy import data
 from games.poleconomy import forms as engine_forms
 from games.poleconomy.state import ORDERS
@@ -511,7 +511,7 @@ def phone_context(view: dict[str, Any]) -> dict[str, Any]:
     reopened = (view.get("table") or {}).get("reopened", "")
     return {"session": view["session"], "seat": view["seat"], "game": game,
             "table": view.get("table"), "can": view.get("can", {}), "me": me,
-            "revote": notices.reopened_notice(reopened, phone=True),
+            "revote": kit.reopened_notice(reopened, phone=True),
             "me_square": events.square(me["position"]) if me else "",
             "me_role": role_name(me["role"]) if me else "",
             "stage_name": stage_name(view["session"]["stage"]),

@@ -17,11 +17,10 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
+from facilitator.kit import game_record
+from facilitator.kit.reports import DEFAULT_PAPER, base_context, csv_text, pseudonyms, write_pdf
 from facilitator.lessons.poleconomy import events
-from facilitator.log import game_record
 from facilitator.models import ClassSession, Table
-from facilitator.reports.export import csv_text, pseudonyms
-from facilitator.reports.pdf import DEFAULT_PAPER, _base_context, write_pdf
 from games.core import get_engine
 
 ROUND_COLUMNS = ("session", "table", "round", "multiplier", "index_space", "index_direction",
@@ -159,7 +158,7 @@ def result_rows(session: ClassSession, story: TableStory, *, anonymous: bool
 
 
 def _state(table: Table) -> Any:
-    from facilitator.log import load_state
+    from facilitator.kit import load_state
 
     return load_state(table)
 
@@ -192,7 +191,7 @@ def _round_lines(row: RoundRow) -> list[str]:
 
 def _lesson_context(session: ClassSession, paper: str) -> dict[str, Any]:
     stories = lesson_stories(session)
-    context = _base_context(session, paper, f"{session}")
+    context = base_context(session, paper, f"{session}")
     tables = []
     for story in stories:
         final = story.final or get_engine(session.game).scores(_state(story.table))

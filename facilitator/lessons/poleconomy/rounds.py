@@ -18,13 +18,11 @@ import copy
 import random
 from typing import Any
 
-from facilitator import bags, parties, services
+from facilitator import kit
+from facilitator.kit import apply_action, bags, engine_of, parties, table_seats
 from facilitator.lessons.poleconomy import script
 from facilitator.lessons.poleconomy.models import PendingOrders, Proposal, RoundBoard
-from facilitator.log import apply_action, engine_of
 from facilitator.models import Seat, Table, TableAction, TeacherStep
-from facilitator.services import settle
-from facilitator.services.turns import table_seats
 from games.core import PUBLIC
 from games.poleconomy import bots as engine_bots
 
@@ -95,7 +93,7 @@ def open_orders(table: Table, state: Any, round_: int, step: TeacherStep) -> Any
     proposal = proposal_of(table, round_)
     ballot = script.consent_ballot(round_, proposal.items if proposal else {}, state)
     if ballot is not None:
-        services.vote_open(table, ballot, step)
+        kit.vote_open(table, ballot, step)
     return state
 
 
@@ -124,17 +122,10 @@ def bot_turn(table: Table, round_: int, stage: str, state: Any, seat: Seat,
 
 
 def _bot_ballot(bag: Any, state: Any, seat: Seat) -> None:
-    """A bot's token, from randomness never stored (as the platform's bots vote)."""
-    rng = random.SystemRandom()
-    if rng.random() < settle.BOT_VOTE_NOISE:
-        option = rng.choice(bag.options)
-    else:
-        option = "yes" if seat.player_name in state.government else "no"
-    key = bags.bag_key(bag)
-    if key is None:
-        raise bags.key_unreachable()
-    bags.bag_cast(bag=bag, seat=seat, index=bag.options.index(option), key=key,
-                  weight=bags.weight_of(bag, seat))
+    """A bot's token: consent if its party governs (the platform's bot ballot adds the
+    noise and the randomness that is never stored)."""
+    kit.bot_ballot(bag, seat, lambda _rng: "yes" if seat.player_name in state.government
+                   else "no")
 
 
 def engine_orders(state: Any, name: str, row: PendingOrders | None,
@@ -173,7 +164,7 @@ def close_orders(table: Table, state: Any, round_: int, step: TeacherStep, *,
                                      "orders": orders}, step, actor=actor, seat=seat)
     bag = bags.open_bag(table)
     if bag is not None:
-        state = services.vote_close(table, state, bag.decision, step, Actor.TEACHER,
+        state = kit.vote_close(table, state, bag.decision, step, Actor.TEACHER,
                                     confirmed=confirmed)
     return state
 

@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from facilitator.errors import ServiceError
-from facilitator.lessons.base import Ballot, StepPlan
+from facilitator.kit import Ballot, StepPlan
 from facilitator.models import LOBBY, ClassSession, Table, TableAction, TeacherStep
 from games.poleconomy.elections import majority_bloc
 from games.poleconomy.state import GOVERNMENT as GOVERNMENT_PHASE

@@ -13,19 +13,23 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from facilitator import broadcast, parties
 from facilitator.errors import ServiceError
+from facilitator.kit import (
+    broadcast,
+    check_can_drive,
+    engine_error,
+    engine_of,
+    last_step,
+    load_state,
+    locked_session,
+    parties,
+    record_step,
+    seat_turn,
+    table_settle,
+)
 from facilitator.lessons.poleconomy import orderform, rounds, script
 from facilitator.lessons.poleconomy.models import PoliticsRequest, Proposal, Suggestion
-from facilitator.log import engine_error, engine_of, load_state
 from facilitator.models import ClassSession, Seat, Table, TableAction, TeacherStep
-from facilitator.services import seat_turn, table_settle
-from facilitator.services.sessions import (
-    check_can_drive,
-    last_step,
-    locked_session,
-    record_step,
-)
 from games.core import InvalidAction
 from games.poleconomy.state import GOVERNMENT, ORDERS, PARTIES
 

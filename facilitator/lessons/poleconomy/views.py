@@ -15,7 +15,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from facilitator import selectors
+from facilitator import kit
 from facilitator.errors import ServiceError
 from facilitator.lessons.poleconomy import presenters
 from facilitator.lessons.poleconomy import services as pol
@@ -25,7 +25,7 @@ PAGE = "poleconomy/master.html"
 
 
 def _owned(request: HttpRequest, session_id: int) -> ClassSession:
-    session = selectors.session_for_teacher(request.user, session_id)
+    session = kit.session_for_teacher(request.user, session_id)
     if session.game != "poleconomy":
         raise ServiceError("not_found", _("There is no such lesson."), status=404)
     return session
@@ -33,7 +33,7 @@ def _owned(request: HttpRequest, session_id: int) -> ClassSession:
 
 def _render(request: HttpRequest, session: ClassSession, error: str = "",
             status: int = 200) -> HttpResponse:
-    view = selectors.projector_view(session)
+    view = kit.projector_view(session)
     context = {**presenters.master_context(view), "error": error}
     template = "poleconomy/_master_live.html" if request.GET.get("part") else PAGE
     return render(request, template, context, status=status)

@@ -9,15 +9,15 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from facilitator.charts import GRID, INK, MUTED, OKABE_ITO, tally_bars
-from facilitator.charts import Frame as _Frame
-from facilitator.charts import hatch as _hatch
-from facilitator.charts import label as _label
-from facilitator.charts import marker as _marker
-from facilitator.charts import num as _num
-from facilitator.charts import svg as _svg
-from facilitator.charts import text as _text
-from facilitator.charts import uid as _uid
+from facilitator.kit.charts import GRID, INK, MUTED, OKABE_ITO, tally_bars
+from facilitator.kit.charts import Frame as _Frame
+from facilitator.kit.charts import hatch as _hatch
+from facilitator.kit.charts import label as _label
+from facilitator.kit.charts import marker as _marker
+from facilitator.kit.charts import num as _num
+from facilitator.kit.charts import svg as _svg
+from facilitator.kit.charts import text as _text
+from facilitator.kit.charts import uid as _uid
 from games.state_in_class import data
 
 __all__ = ["tally_bars"]  # the platform's vote bars, for the lesson's screens too

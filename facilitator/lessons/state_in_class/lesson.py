@@ -10,12 +10,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from facilitator.errors import ServiceError
-from facilitator.lessons.base import Ballot, Lesson, StepPlan
+from facilitator.kit import Ballot, Lesson, StepPlan
+from facilitator.kit.seating import SeatingPlan
 from facilitator.lessons.state_in_class import bots, messages, pacing, script, seating, undo
 from facilitator.lessons.state_in_class.forms import OptionsForm
 from facilitator.lessons.state_in_class.stages import Stage
 from facilitator.models import Bag, BallotReceipt, ClassSession, Seat, Table, TeacherStep
-from facilitator.seating import SeatingPlan
 from games.state_in_class import bots as policies
 
 

@@ -7,8 +7,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StrictInt
 
+from facilitator.kit import Message, Option
 from facilitator.lessons.state_in_class import services
-from facilitator.messages import Message, Option
 from facilitator.models import ClassSession
 
 

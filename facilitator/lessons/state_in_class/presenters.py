@@ -15,7 +15,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from facilitator import notices
+from facilitator import kit
 from facilitator.lessons.state_in_class import charts, seating, undo
 from facilitator.lessons.state_in_class.pacing import (
     ALL_CARDS,
@@ -339,7 +339,7 @@ def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, A
                                   - hidden[s["name"]])}
              for s in table["seats"]]
     ctx: dict[str, Any] = {
-        "reopened": notices.reopened_notice(table.get("reopened", ""), phone=False),
+        "reopened": kit.reopened_notice(table.get("reopened", ""), phone=False),
         "bag": table.get("bag", ""),
         "number": table["number"], "seats": seats, "players_count": len(seats),
         "services": services_block(shown["services"], game["price"]),
@@ -539,7 +539,7 @@ def phone_context(view: dict[str, Any]) -> dict[str, Any]:
         return ctx
     table = table_context({**view["table"], "game": game}, session)
     ctx["table"] = table
-    ctx["revote"] = notices.reopened_notice(view["table"].get("reopened", ""), phone=True)
+    ctx["revote"] = kit.reopened_notice(view["table"].get("reopened", ""), phone=True)
     me = game.get("me")
     if me is None:
         return ctx

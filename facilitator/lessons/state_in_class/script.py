@@ -14,13 +14,12 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from facilitator import services
+from facilitator import kit
 from facilitator.errors import ServiceError
-from facilitator.lessons.base import Ballot, StepPlan
+from facilitator.kit import Ballot, StepPlan, apply_action
 from facilitator.lessons.state_in_class import pacing
 from facilitator.lessons.state_in_class.pacing import VOTE_STAGES
 from facilitator.lessons.state_in_class.stages import Stage
-from facilitator.log import apply_action
 from facilitator.models import ClassSession, Table, TableAction, TeacherStep
 from games.state_in_class import data
 
@@ -127,11 +126,11 @@ def on_step(table: Table, state: Any, *, before: str, plan: StepPlan,
     elif before in VOTE_STAGES:
         kind = VOTE_STAGES[before]
         if state.phase == f"{kind}_vote":
-            state = services.vote_close(table, state, decision_id(state.round, kind), step,
+            state = kit.vote_close(table, state, decision_id(state.round, kind), step,
                                         Actor.TEACHER, confirmed=plan.confirmed)
     if plan.stage in VOTE_STAGES:
         kind = VOTE_STAGES[plan.stage]
-        services.vote_open(table, Ballot(decision_id(state.round, kind),
+        kit.vote_open(table, Ballot(decision_id(state.round, kind),
                                          list(VOTE_OPTIONS[kind])), step)
     return state
 

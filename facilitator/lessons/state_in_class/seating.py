@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from facilitator import seating
-from facilitator.seating import SeatingPlan
+from facilitator.kit import seating
+from facilitator.kit.seating import SeatingPlan
 
 SMALLEST, LARGEST = 6, 8
 

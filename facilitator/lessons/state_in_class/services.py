@@ -7,14 +7,20 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from facilitator import broadcast
 from facilitator.errors import ServiceError
+from facilitator.kit import (
+    apply_action,
+    broadcast,
+    check_can_drive,
+    last_step,
+    load_state,
+    locked_session,
+    seat_turn,
+    table_settle,
+)
 from facilitator.lessons.state_in_class.pacing import tie_shown
 from facilitator.lessons.state_in_class.stages import Stage
-from facilitator.log import apply_action, load_state
 from facilitator.models import ClassSession, Table, TableAction
-from facilitator.services import seat_turn, table_settle
-from facilitator.services.sessions import check_can_drive, last_step, locked_session
 
 Actor = TableAction.Actor
 

@@ -13,13 +13,13 @@ from collections.abc import Mapping, Sequence
 
 from django.utils.translation import gettext as _
 
-from facilitator.charts import GRID, INK, MUTED, OKABE_ITO
-from facilitator.charts import label as _label
-from facilitator.charts import marker as _marker
-from facilitator.charts import num as _num
-from facilitator.charts import svg as _svg
-from facilitator.charts import text as _text
-from facilitator.charts import uid as _uid
+from facilitator.kit.charts import GRID, INK, MUTED, OKABE_ITO
+from facilitator.kit.charts import label as _label
+from facilitator.kit.charts import marker as _marker
+from facilitator.kit.charts import num as _num
+from facilitator.kit.charts import svg as _svg
+from facilitator.kit.charts import text as _text
+from facilitator.kit.charts import uid as _uid
 from facilitator.lessons.austerity.reports import words
 from facilitator.lessons.austerity.reports.story import Sample
 from games.austerity import data

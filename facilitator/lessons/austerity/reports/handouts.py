@@ -17,6 +17,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from facilitator.kit.reports import DEFAULT_PAPER, base_context, chart_img, write_pdf
 from facilitator.lessons.austerity.reports import questions
 from facilitator.lessons.austerity.reports.charts import compare_chart, debt_chart, tracks_chart
 from facilitator.lessons.austerity.reports.story import (
@@ -28,7 +29,6 @@ from facilitator.lessons.austerity.reports.story import (
     lesson_students,
 )
 from facilitator.models import ClassSession
-from facilitator.reports.pdf import DEFAULT_PAPER, _base_context, chart_img, write_pdf
 
 
 def budget_rows(story: TableStory) -> list[dict[str, Any]]:
@@ -65,7 +65,7 @@ def comparison_charts(tables: Sequence[TableStory]) -> list[dict[str, Any]]:
 
 def class_context(lesson: LessonStory, paper: str) -> dict[str, Any]:
     tables = lesson.tables
-    context = _base_context(lesson.session, paper, f"{lesson.title} · {lesson.date}")
+    context = base_context(lesson.session, paper, f"{lesson.title} · {lesson.date}")
     context.update({
         "lesson": lesson,
         "tables": [{"story": t, "charts": {k: chart_img(v) for k, v in t.charts.items()},
@@ -109,7 +109,7 @@ def students_context(session: ClassSession, students: Sequence[StudentStory], pa
                 "debt": chart_img(debt_chart(s.table.samples, height=92, brief=True))}
         items.append({"s": s, "charts": charts[s.table.table_id]})
     date = lesson_date(session)
-    context = _base_context(session, paper, f"{session} · {date}")
+    context = base_context(session, paper, f"{session} · {date}")
     context.update({"session": session, "date": date, "game": session.game_name,
                     "students": items})
     return context

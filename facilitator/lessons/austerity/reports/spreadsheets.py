@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from facilitator.kit.reports import csv_text
 from facilitator.lessons.austerity import portfolios, script
 from facilitator.lessons.austerity.reports.story import (
     SeatInfo,
@@ -24,7 +25,6 @@ from facilitator.lessons.austerity.reports.story import (
     table_story,
 )
 from facilitator.models import ClassSession
-from facilitator.reports.export import csv_text
 from games.austerity import data
 
 ITEM_COLUMNS = tuple(f"{item}_{what}" for item in script.BUDGET_ITEMS

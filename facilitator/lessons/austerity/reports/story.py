@@ -35,11 +35,11 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from facilitator.kit import engine_of, record_actions
 from facilitator.lessons.austerity import portfolios, script
 from facilitator.lessons.austerity.models import TablePlay
 from facilitator.lessons.austerity.reports import words
 from facilitator.lessons.austerity.scoring import UNFINISHED_RULE, CountryResult, country_result
-from facilitator.log import engine_of, record_actions
 from facilitator.models import Bag, ClassSession, Seat, Table, TableAction
 from games.austerity import data
 from games.austerity.state import GameState
@@ -76,6 +76,9 @@ class BallotStory:
     # keeps only what it chose. ``tie``: the tie rule decided it (never said below 3 ballots).
     tally: dict[str, int] | None = None
     tie: bool = False
+    # Tokens set aside unopened (fewer than 3, and not every voter's: our privacy rule); the
+    # item then changed nothing, as if nobody had voted.
+    set_aside: int = 0
 
     @property
     def options_label(self) -> str:
@@ -355,7 +358,7 @@ def _ballots(table: Table, seats: int) -> list[BallotStory]:
             decision=bag.decision, item=item, name=words.item_name(item),
             options=list(bag.options), chosen=chosen,
             chosen_label=words.item_choice(item, chosen), voters=voters[bag.pk], seats=seats,
-            tally=count.get("tally"), tie=bool(count.get("tie"))))
+            tally=count.get("tally"), tie=bool(count.get("tie")), set_aside=bag.set_aside))
     return out
 
 

@@ -15,6 +15,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from facilitator.kit.reports import DEFAULT_PAPER, base_context, chart_img, write_pdf
 from facilitator.lessons.state_in_class.reports import questions
 from facilitator.lessons.state_in_class.reports.story import (
     LessonStory,
@@ -27,7 +28,6 @@ from facilitator.lessons.state_in_class.reports.story import (
     table_result,
 )
 from facilitator.models import ClassSession
-from facilitator.reports.pdf import DEFAULT_PAPER, _base_context, chart_img, write_pdf
 
 QUESTIONS_PER_TABLE = 6
 
@@ -56,7 +56,7 @@ def comparison_rows(tables: Sequence[TableStory]) -> list[dict[str, Any]]:
 
 def class_context(lesson: LessonStory, paper: str) -> dict[str, Any]:
     tables = lesson.tables
-    context = _base_context(lesson.session, paper, f"{lesson.title} · {lesson.date}")
+    context = base_context(lesson.session, paper, f"{lesson.title} · {lesson.date}")
     context.update({
         "lesson": lesson,
         "tables": [{"story": t, "result": table_result(t), "pact": pact_line(t),
@@ -92,7 +92,7 @@ def students_context(session: ClassSession, students: Sequence[StudentStory], pa
                      ) -> dict[str, Any]:
     for student in students:
         student.prompts = questions.reflection_prompts(student)
-    context = _base_context(session, paper, f"{session} · {lesson_date(session)}")
+    context = base_context(session, paper, f"{session} · {lesson_date(session)}")
     context.update({
         "session": session, "date": lesson_date(session),
         "game": session.game_name,

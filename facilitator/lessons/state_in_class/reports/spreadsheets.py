@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from facilitator.kit.reports import csv_text, pseudonyms
 from facilitator.lessons.state_in_class.reports.story import TableStory, start_tension, table_story
 from facilitator.models import ClassSession
-from facilitator.reports.export import csv_text, pseudonyms
 from games.state_in_class import data
 
 ROUND_COLUMNS: tuple[str, ...] = (

@@ -26,6 +26,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
+from facilitator.kit import replay_table
 from facilitator.lessons.state_in_class import charts
 from facilitator.lessons.state_in_class.words import (
     card_outcome,
@@ -45,7 +46,6 @@ from facilitator.lessons.state_in_class.words import (
     tension_cause,
     tension_line,
 )
-from facilitator.log import replay_table
 from facilitator.models import ClassSession, Seat, Table
 from games.state_in_class import data
 from games.state_in_class.audiences import role_card
