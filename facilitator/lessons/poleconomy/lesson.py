@@ -12,12 +12,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from facilitator.kit import Ballot, Lesson, StepPlan
+from facilitator.errors import ServiceError
+from facilitator.kit import Ballot, Lesson, StepPlan, last_step
 from facilitator.kit.seating import SeatingPlan
-from facilitator.lessons.poleconomy import messages, options, presenters, script
+from facilitator.lessons.poleconomy import messages, options, presenters, rounds, script
 from facilitator.lessons.poleconomy.forms import OptionsForm
+from facilitator.lessons.poleconomy.reports import DEBRIEF
 from facilitator.models import ClassSession, Seat, Table, TeacherStep
 from games.poleconomy.state import OVER
 
@@ -50,19 +53,10 @@ class PoleconomyLesson(Lesson):
 
     def seating(self, students: int, fill: str | None,
                 options_: dict[str, Any]) -> SeatingPlan | None:
-        size = int(options_.get("team_size", 1))
-        if fill == "pairs" and size > 1:
-            return None
-        return options.seating(students, fill, size, *self._players(options_))
+        return options.class_seating(students, fill, options_)
 
     def seating_error(self, students: int, fill: str | None, options_: dict[str, Any]) -> str:
-        return options.seating_error(students, fill, int(options_.get("team_size", 1)),
-                                     *self._players(options_))
-
-    @staticmethod
-    def _players(options_: dict[str, Any]) -> tuple[int, int]:
-        """Players per table (0: as the class splits) and the bots among them."""
-        return int(options_.get("players", 0)), int(options_.get("bot_players", 0))
+        return options.class_seating_error(students, fill, options_)
 
     def table_config(self, names: list[str], options_: dict[str, Any]) -> dict[str, Any]:
         return options.table_config(names, {**options.DEFAULTS, **options_})
@@ -79,7 +73,7 @@ class PoleconomyLesson(Lesson):
 
     def on_step(self, table: Table, state: Any, *, before: str, plan: StepPlan,
                 step: TeacherStep) -> Any:
-        return script.on_step(table, state, before=before, plan=plan, step=step)
+        return rounds.on_step(table, state, before=before, plan=plan, step=step)
 
     def live(self, state: Any) -> bool:
         return state.phase != OVER
@@ -90,10 +84,6 @@ class PoleconomyLesson(Lesson):
         return None
 
     def ballot_decision(self, session: ClassSession, kind: str) -> str:
-        from django.utils.translation import gettext as _
-
-        from facilitator.errors import ServiceError
-
         raise ServiceError("bad_kind", _("Unknown vote."))
 
     def ballot_action(self, decision: str, player: str) -> dict[str, Any] | None:
@@ -109,9 +99,6 @@ class PoleconomyLesson(Lesson):
                    seat: Seat) -> dict[str, Any] | None:
         """None: a bot's orders wait with everyone's for the close (``rounds.bot_turn``
         writes them, and casts its token in Parliament's bag)."""
-        from facilitator.kit import last_step
-        from facilitator.lessons.poleconomy import rounds
-
         rounds.bot_turn(table, session.round, session.stage, state, seat, last_step(session))
         return None
 
@@ -138,8 +125,6 @@ class PoleconomyLesson(Lesson):
         messages.teacher_act(session, message)
 
     def reports(self) -> Any:
-        from facilitator.lessons.poleconomy.reports import DEBRIEF
-
         return DEBRIEF
 
 

@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from facilitator.errors import ServiceError
-from facilitator.kit.seating import SeatingPlan, even_split
+from facilitator.kit.seating import SeatingPlan, even_split, plan
 from games.poleconomy import bots as engine_bots
 
 SMALLEST, LARGEST = 3, 6  # players (a student or a team) at one table
@@ -90,8 +90,6 @@ def seating(students: int, fill: str | None, team_size: int, players: int = 0,
     if students < 1:
         return None
     if team_size == 1:
-        from facilitator.kit.seating import plan
-
         return plan(students, fill, SMALLEST, LARGEST)
     players, short = divmod(students, team_size)
     if short == 0 and (split := even_split(players, SMALLEST, LARGEST)) is not None:
@@ -133,6 +131,26 @@ def seating_error(students: int, fill: str | None, team_size: int, players: int 
         return _("Teams cannot share phones: fill the gaps with bots.")
     return ngettext("%(n)d student cannot be seated that way.",
                     "%(n)d students cannot be seated that way.", students) % {"n": students}
+
+
+def class_seating(students: int, fill: str | None,
+                  options: dict[str, Any]) -> SeatingPlan | None:
+    """How a class sits under the lesson's ``options`` (``Lesson.seating``; the lobby's text
+    asks the same): teams never share phones."""
+    size = int(options.get("team_size", 1))
+    if fill == "pairs" and size > 1:
+        return None
+    return seating(students, fill, size, *_players(options))
+
+
+def class_seating_error(students: int, fill: str | None, options: dict[str, Any]) -> str:
+    """Why the class cannot sit that way under ``options`` (``Lesson.seating_error``)."""
+    return seating_error(students, fill, int(options.get("team_size", 1)), *_players(options))
+
+
+def _players(options: dict[str, Any]) -> tuple[int, int]:
+    """Players per table (0: as the class splits) and the bots among them."""
+    return int(options.get("players", 0)), int(options.get("bot_players", 0))
 
 
 def table_config(names: list[str], options: dict[str, Any]) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from facilitator import kit
 from facilitator.kit import bags, load_state, parties
 from facilitator.kit.seating import SeatingPlan
 from facilitator.lessons.poleconomy import events, orderform, rounds, script
+from facilitator.lessons.poleconomy import options as lesson_options
 from facilitator.lessons.poleconomy.models import PoliticsRequest, RoundBoard, Suggestion
 from facilitator.models import ClassSession, Seat, Table
 from games.poleconomy import data
@@ -290,11 +291,9 @@ def open_requests(table: Table, phase: str) -> list[PoliticsRequest]:
 
 def seating_text(options: dict[str, Any], students: int) -> dict[str, Any] | None:
     """What pressing Start will do with this many students (and the choices when needed)."""
-    from facilitator.lessons.poleconomy.lesson import LESSON
-
     if not students:
         return None
-    even = LESSON.seating(students, None, options)
+    even = lesson_options.class_seating(students, None, options)
     if even is not None and even.parties:
         return {"needs_fill": False, "text": ngettext(
             "Start makes %(t)d table of %(p)d players (students per player: %(sizes)s).",
@@ -307,10 +306,11 @@ def seating_text(options: dict[str, Any], students: int) -> dict[str, Any] | Non
             "Start makes %(t)d tables: %(sizes)s seats.",
             len(even.tables)) % {"t": len(even.tables),
                                  "sizes": " + ".join(map(str, even.tables))}}
-    bots = LESSON.seating(students, "bots", options) if options.get("bots_allowed") else None
-    pairs = LESSON.seating(students, "pairs", options)
+    bots = (lesson_options.class_seating(students, "bots", options)
+            if options.get("bots_allowed") else None)
+    pairs = lesson_options.class_seating(students, "pairs", options)
     return {
-        "needs_fill": True, "text": LESSON.seating_error(students, None, options),
+        "needs_fill": True, "text": lesson_options.class_seating_error(students, None, options),
         "bots": ngettext("Add %(b)d bot and start (%(sizes)s)",
                          "Add %(b)d bots and start (%(sizes)s)", bots.bots)
         % {"b": bots.bots, "sizes": parties_text(bots) if bots.parties

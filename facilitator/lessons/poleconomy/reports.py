@@ -17,7 +17,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
-from facilitator.kit import game_record
+from facilitator.kit import game_record, load_state
 from facilitator.kit.reports import DEFAULT_PAPER, base_context, csv_text, pseudonyms, write_pdf
 from facilitator.lessons.poleconomy import events
 from facilitator.models import ClassSession, Table
@@ -158,8 +158,6 @@ def result_rows(session: ClassSession, story: TableStory, *, anonymous: bool
 
 
 def _state(table: Table) -> Any:
-    from facilitator.kit import load_state
-
     return load_state(table)
 
 

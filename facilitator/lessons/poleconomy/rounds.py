@@ -19,12 +19,15 @@ import random
 from typing import Any
 
 from facilitator import kit
-from facilitator.kit import apply_action, bags, engine_of, parties, table_seats
+from facilitator.kit import StepPlan, apply_action, bags, engine_of, parties, table_seats
 from facilitator.lessons.poleconomy import script
 from facilitator.lessons.poleconomy.models import PendingOrders, Proposal, RoundBoard
 from facilitator.models import Seat, Table, TableAction, TeacherStep
 from games.core import PUBLIC
 from games.poleconomy import bots as engine_bots
+from games.poleconomy.elections import majority_bloc
+from games.poleconomy.state import GOVERNMENT as GOVERNMENT_PHASE
+from games.poleconomy.state import PARTIES as PARTIES_PHASE
 
 Actor = TableAction.Actor
 
@@ -166,6 +169,25 @@ def close_orders(table: Table, state: Any, round_: int, step: TeacherStep, *,
     if bag is not None:
         state = kit.vote_close(table, state, bag.decision, step, Actor.TEACHER,
                                     confirmed=confirmed)
+    return state
+
+
+def on_step(table: Table, state: Any, *, before: str, plan: StepPlan,
+            step: TeacherStep) -> Any:
+    """The teacher's "next" at one table (``script.plan_step`` chose where it goes): what the
+    stage left is applied (parties, a majority Government, the round's orders), then what the
+    next stage opens (the orders and Parliament's ballot)."""
+    if before == script.PARTIES and state.phase == PARTIES_PHASE:
+        state = apply(table, state, {"type": "parties", "parties": {}}, step)
+    if before == script.GOVERNMENT and state.phase == GOVERNMENT_PHASE:
+        win = majority_bloc(state)
+        if win is not None:
+            state = apply(table, state, {"type": "government",
+                                         "members": win["members"], "pm": None}, step)
+    if plan.stage == script.ORDERS:
+        state = open_orders(table, state, plan.round, step)
+    if before == script.ORDERS and plan.stage == script.REPLAY:
+        state = close_orders(table, state, plan.round, step, confirmed=plan.confirmed)
     return state
 
 

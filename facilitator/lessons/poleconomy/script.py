@@ -26,11 +26,10 @@ from django.utils.translation import gettext_lazy
 
 from facilitator.errors import ServiceError
 from facilitator.kit import Ballot, StepPlan
-from facilitator.models import LOBBY, ClassSession, Table, TableAction, TeacherStep
+from facilitator.models import LOBBY, ClassSession, Table, TableAction
 from games.poleconomy.elections import majority_bloc
 from games.poleconomy.state import GOVERNMENT as GOVERNMENT_PHASE
 from games.poleconomy.state import OVER
-from games.poleconomy.state import PARTIES as PARTIES_PHASE
 
 Actor = TableAction.Actor
 
@@ -145,20 +144,3 @@ def plan_step(session: ClassSession, tables: list[Table], states: dict[int, Any]
         return StepPlan(PROPOSAL, round_ + 1)
     raise ServiceError("finished", _("The game is over."))
 
-
-def on_step(table: Table, state: Any, *, before: str, plan: StepPlan,
-            step: TeacherStep) -> Any:
-    from facilitator.lessons.poleconomy import rounds
-
-    if before == PARTIES and state.phase == PARTIES_PHASE:
-        state = rounds.apply(table, state, {"type": "parties", "parties": {}}, step)
-    if before == GOVERNMENT and state.phase == GOVERNMENT_PHASE:
-        win = majority_bloc(state)
-        if win is not None:
-            state = rounds.apply(table, state, {"type": "government",
-                                                "members": win["members"], "pm": None}, step)
-    if plan.stage == ORDERS:
-        state = rounds.open_orders(table, state, plan.round, step)
-    if before == ORDERS and plan.stage == REPLAY:
-        state = rounds.close_orders(table, state, plan.round, step, confirmed=plan.confirmed)
-    return state
