@@ -108,10 +108,25 @@ def session_pause(*, session: ClassSession, paused: bool) -> ClassSession:
     session = locked_session(session)
     if not session.is_open:
         raise ServiceError("read_only", _("This lesson is over and can no longer change."))
+    if paused != session.paused:
+        session.timer = _timer_held(session.timer, held=paused)
     session.paused = paused
-    session.save(update_fields=["paused"])
+    session.save(update_fields=["paused", "timer"])
     broadcast.refresh(session.pk, session.seats.values_list("pk", flat=True))
     return session
+
+
+def _timer_held(timer: dict[str, Any] | None, *, held: bool) -> dict[str, Any] | None:
+    """The stage's countdown frozen while the lesson is paused (``held``), and running again
+    on resume from the seconds it had; a countdown the teacher had paused stays paused."""
+    if not timer:
+        return timer
+    moment_ = clock.now().timestamp()
+    if held and timer.get("left") is None:  # running: freeze it, marked as the pause's
+        return {"ends_at": None, "left": max(0.0, timer["ends_at"] - moment_), "held": True}
+    if not held and timer.get("held"):
+        return {"ends_at": moment_ + timer["left"], "left": None}
+    return timer
 
 
 @transaction.atomic

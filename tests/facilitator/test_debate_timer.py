@@ -59,3 +59,29 @@ def test_the_timer_answers_only_during_the_debate():
     with pytest.raises(ServiceError) as caught:
         services.timer_change(session=session, action="add")
     assert caught.value.code == "no_timer"
+
+
+def test_pausing_the_lesson_freezes_the_debate_clock_and_resuming_goes_on(at):
+    session = at_debate(debate_seconds=120)
+    at(14)
+    services.session_pause(session=fresh(session), paused=True)  # 106 s left
+    at(24)
+    info = selectors.session_info(fresh(session))
+    assert (info["timer_left"], info["timer_running"]) == (106, False)
+    at(200)
+    services.session_pause(session=fresh(session), paused=False)
+    at(210)
+    info = selectors.session_info(fresh(session))
+    assert (info["timer_left"], info["timer_running"]) == (96, True)
+
+
+def test_a_clock_the_teacher_paused_stays_paused_after_the_lesson_resumes(at):
+    session = at_debate(debate_seconds=120)
+    at(20)
+    services.timer_change(session=fresh(session), action="toggle")  # 100 s, paused
+    services.session_pause(session=fresh(session), paused=True)
+    at(50)
+    services.session_pause(session=fresh(session), paused=False)
+    at(70)
+    info = selectors.session_info(fresh(session))
+    assert (info["timer_left"], info["timer_running"]) == (100, False)
