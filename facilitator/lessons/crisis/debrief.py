@@ -21,6 +21,7 @@ from facilitator.kit import load_state
 from facilitator.kit.reports import DEFAULT_PAPER, base_context, csv_text, write_pdf
 from facilitator.lessons.crisis import scoring, script, words
 from facilitator.models import ClassSession, Table
+from games.crisis import data
 
 ROUND_COLUMNS = ("table", "round", "level", "event", "zone_start", "status_start", "goal",
                  "delta", "status", "black_market_sellers", "black_market_premium",
@@ -121,8 +122,6 @@ def results(session: ClassSession) -> list[tuple[Table, dict[str, Any]]]:
 
 def rounds_csv(session: ClassSession, *, anonymous: bool = False) -> str:
     """One row per table and round (teams by their engine names: no student is named)."""
-    from games.crisis import data
-
     rows = []
     for t in lesson_story(session):
         for r in t.rounds:

@@ -9,35 +9,15 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy
 
 from facilitator.kit import Lesson, StepPlan
-from facilitator.kit.seating import SeatingPlan, even_split
-from facilitator.lessons.crisis import bots, messages, options, presenters, script
+from facilitator.kit.seating import SeatingPlan
+from facilitator.lessons.crisis import bots, debrief, messages, options, presenters, script
 from facilitator.lessons.crisis.forms import OptionsForm
+from facilitator.lessons.crisis.seating import seating_error, seating_plan
 from facilitator.models import ClassSession, Seat, Table, TeacherStep
 from games.crisis.state import OVER
-
-FEWEST_TEAMS, MOST_TEAMS = 2, 5
-
-
-def seating_plan(students: int, fill: str | None, team_size: int) -> SeatingPlan | None:
-    """Teams of ``team_size`` at tables of 2 to 5 teams, as few tables as possible and as even
-    as possible (30 in teams of 3: two tables of five teams). Bots (``fill="bots"``) complete
-    the last team and, if needed, make up a second team; without them the class must split
-    into whole teams at whole tables."""
-    if students < 1:
-        return None
-    teams = -(-students // team_size)
-    if fill != "bots" and teams * team_size != students:
-        return None
-    if fill == "bots":
-        teams = max(teams, FEWEST_TEAMS)
-    split = even_split(teams, FEWEST_TEAMS, MOST_TEAMS)
-    if split is None:
-        return None
-    seats = [n * team_size for n in split]
-    return SeatingPlan(seats, bots=sum(seats) - students, party_size=team_size)
 
 
 class CrisisLesson(Lesson):
@@ -71,16 +51,7 @@ class CrisisLesson(Lesson):
         return seating_plan(students, fill, int(options_.get("team_size") or 3))
 
     def seating_error(self, students: int, fill: str | None, options_: dict[str, Any]) -> str:
-        size = int(options_.get("team_size") or 3)
-        if fill != "bots":
-            return ngettext(
-                "%(n)d student cannot be split into teams of %(size)d at tables of 2 to 5 "
-                "teams. Let bots fill the empty places, or choose another team size.",
-                "%(n)d students cannot be split into teams of %(size)d at tables of 2 to 5 "
-                "teams. Let bots fill the empty places, or choose another team size.",
-                students) % {"n": students, "size": size}
-        return ngettext("%(n)d student cannot be seated that way.",
-                        "%(n)d students cannot be seated that way.", students) % {"n": students}
+        return seating_error(students, fill, int(options_.get("team_size") or 3))
 
     def party_name(self, index: int) -> str:
         return _("Team %(letter)s") % {"letter": "ABCDE"[index]}
@@ -136,8 +107,6 @@ class CrisisLesson(Lesson):
         messages.teacher_act(session, message)
 
     def reports(self) -> Any:
-        from facilitator.lessons.crisis import debrief
-
         return debrief
 
 

@@ -17,11 +17,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from facilitator.kit import load_state, parties
-from facilitator.lessons.crisis import play, script, words
+from facilitator.lessons.crisis import play, scoring, script, words
 from facilitator.lessons.crisis import services as crisis
+from facilitator.lessons.crisis.seating import seating_error, seating_plan
 from facilitator.models import ClassSession, Seat, Table
 from games import crisis as engine
 from games.crisis import board, cards
+from games.crisis import data as crisis_data
 from games.crisis.state import GameState
 
 CLOSING_HINTS = {
@@ -210,8 +212,6 @@ def phone_context(view: dict[str, Any]) -> dict[str, Any]:
 def table_extras(session: ClassSession) -> dict[int, dict[str, Any]]:
     """Per table: the open turn's seconds left, whether the round's last move is held, and
     at the end the lesson's final ranking (``scoring``)."""
-    from facilitator.lessons.crisis import scoring
-
     out: dict[int, dict[str, Any]] = {}
     for table in session.tables.all():
         state = load_state(table)
@@ -315,16 +315,12 @@ def projector_table(table: dict[str, Any], session: dict[str, Any],
 
 def track(status: int | None) -> list[dict[str, Any]]:
     """The Crisis track 0–45 in its zones, the current step marked."""
-    from games.crisis import data
-
-    return [{"n": n, "zone": data.zone(n), "on": n == status} for n in range(0, 46)]
+    return [{"n": n, "zone": crisis_data.zone(n), "on": n == status} for n in range(0, 46)]
 
 
 def lobby_seating(students: int, session: dict[str, Any]) -> dict[str, Any] | None:
     """What Start will do with this many students in the lesson's teams, and the bots' offer
     when whole teams at tables of 2 to 5 teams need them (the lobby's ``seating``)."""
-    from facilitator.lessons.crisis.lesson import LESSON, seating_plan  # lesson imports us
-
     if not students:
         return None
     size = int(session.get("team_size") or 3)
@@ -337,8 +333,7 @@ def lobby_seating(students: int, session: dict[str, Any]) -> dict[str, Any] | No
             % {"t": len(teams), "teams": " + ".join(map(str, teams)), "size": size}}
     bots = seating_plan(students, "bots", size) if session.get("bots_allowed", True) else None
     if bots is None:
-        return {"needs_fill": True, "text": LESSON.seating_error(
-            students, None, {"team_size": size})}
+        return {"needs_fill": True, "text": seating_error(students, None, size)}
     teams = [n // size for n in bots.tables]
     return {"needs_fill": True, "text": ngettext(
         "%(n)d student cannot be split into whole teams of %(size)d. Choose:",

@@ -19,6 +19,7 @@ from facilitator.kit import (
     apply_action,
     broadcast,
     check_can_drive,
+    engine_error,
     last_step,
     load_state,
     locked_session,
@@ -26,11 +27,11 @@ from facilitator.kit import (
     seat_turn,
     table_settle,
 )
-from facilitator.lessons.crisis import play
+from facilitator.lessons.crisis import play, words
 from facilitator.lessons.crisis.models import HeldMove, Suggestion
 from facilitator.models import ClassSession, Seat, Table, TableAction
 from games import crisis as engine
-from games.core import Decision
+from games.core import Decision, InvalidAction
 from games.crisis import cards, production
 from games.crisis.state import GameState
 
@@ -108,10 +109,6 @@ def check_move(session: ClassSession, state: GameState, team: str, decision: str
 def plan_error(preview: dict[str, Any]) -> str:
     """The engine's reason a plan cannot work, in the active language (the Employee types and
     the resource it names too)."""
-    from facilitator.kit import engine_error
-    from facilitator.lessons.crisis import words
-    from games.core import InvalidAction
-
     params = dict(preview.get("params", {}))
     for key in ("needed", "slots"):
         if isinstance(params.get(key), str):
