@@ -8,9 +8,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from facilitator.lessons.austerity import script
+from facilitator.lessons.austerity import modes, motions, script
+from facilitator.lessons.austerity.models import Motion
 from facilitator.models import Bag, Seat, Table, TableAction
 from games.austerity import bots as policies
+from games.austerity import rules
 from games.austerity.state import GameState
 
 DEFAULT_POLICY = "sensible"
@@ -35,8 +37,6 @@ def minister_action(table: Table, state: GameState, seat: Seat) -> dict[str, Any
 def _times(state: GameState, seat: Seat, action: str, rng: random.Random) -> int:
     """How many times in a row the bot's policy would take ``action`` now (at most
     ``script.MOST_TIMES``)."""
-    from games.austerity import rules
-
     policy, done = policy_of(seat), 0
     state = state.clone()
     while done < script.MOST_TIMES:
@@ -50,22 +50,18 @@ def _times(state: GameState, seat: Seat, action: str, rng: random.Random) -> int
 
 def bot_vote(state: GameState, seat: Seat, bag: Bag, rng: Any) -> str:
     """What the bot's policy would do with this budget item, decision or motion."""
-    from facilitator.lessons.austerity import deciding
-
-    kind = deciding.ballot_kind(bag.decision)
-    if kind == deciding.BUDGET:
+    kind = modes.ballot_kind(bag.decision)
+    if kind == modes.BUDGET:
         choice = _budget_vote(state, seat, bag, rng)
-    elif kind == deciding.MOTION:
+    elif kind == modes.MOTION:
         choice = _motion_vote(state, seat, bag, rng)
     else:
         move = policy_of(seat)(state, rng)
-        if kind == deciding.ACTIONS_BALLOT:
+        if kind == modes.ACTIONS_BALLOT:
             choice = str(move["choice"]) if move.get("type") == "action" else script.NONE
         else:
             if move.get("type") == "action":
-                from games.austerity.bots import sensible_policy
-
-                move = sensible_policy(state, rng, act=False)
+                move = policies.sensible_policy(state, rng, act=False)
             choice = str(move.get("choice", ""))
     return choice if choice in bag.options else bag.options[0]
 
@@ -73,9 +69,6 @@ def bot_vote(state: GameState, seat: Seat, bag: Bag, rng: Any) -> str:
 def _motion_vote(state: GameState, seat: Seat, bag: Bag, rng: Any) -> str:
     """Yes to the Action or policy turn the bot's policy would take now; no to taking a kind
     of decision from the minister."""
-    from facilitator.lessons.austerity import motions
-    from facilitator.lessons.austerity.models import Motion
-
     parsed = motions.parse_id(bag.decision)
     motion = Motion.objects.filter(table_id=bag.table_id, year=parsed[0],
                                    number=parsed[1]).first() if parsed else None

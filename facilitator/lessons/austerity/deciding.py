@@ -28,10 +28,10 @@ from django.utils.translation import gettext_lazy
 
 from facilitator import kit
 from facilitator.kit import Ballot, apply_action, bags, table_seats
-from facilitator.lessons.austerity import modes, script
+from facilitator.lessons.austerity import bots, modes, motions, pacing, script
 from facilitator.lessons.austerity.models import TablePlay
 from facilitator.models import Bag, ClassSession, Seat, Table, TableAction, TeacherStep
-from games import austerity as engine
+from games.austerity.bots import sensible_policy
 from games.austerity.choices import action_options
 from games.austerity.state import GameState
 from games.core import Decision
@@ -41,24 +41,6 @@ How = TableAction.How
 NONE = script.NONE
 TIE_RULE = gettext_lazy("A tie goes to the option listed first among the tied ones; if "
                         "nobody votes, the first option is taken.")
-BUDGET, MOTION, ACTIONS_BALLOT, DECISION = "budget", "motion", "actions", "decision"
-
-
-def ballot_kind(decision: str) -> str:
-    """What a bag's decision id settles: a budget item, a motion, the Actions before a draw,
-    or one of the engine's decisions."""
-    parts = decision.split(".")
-    if len(parts) > 1 and parts[1] == "budget":
-        return BUDGET
-    if len(parts) > 1 and parts[1].startswith("motion"):
-        return MOTION
-    return ACTIONS_BALLOT if parts[-1] == "actions" else DECISION
-
-
-def main_decision(state: GameState) -> Decision | None:
-    """The engine's pending decision (not the optional Actions), if any."""
-    pending = engine.decisions(state)
-    return pending[0] if pending else None
 
 
 def actions_ballot_id(draw: Decision) -> str:
@@ -66,33 +48,23 @@ def actions_ballot_id(draw: Decision) -> str:
     return draw.id.rsplit(".", 1)[0] + ".actions"
 
 
-def answered_by(play_modes: dict[str, Any], year: int, decision: Decision) -> str:
-    """Who answers ``decision``: the minister, a table ballot or the teacher."""
-    kind = modes.kind_of(decision.kind)
-    return modes.MINISTER if kind is None else modes.mode_in(play_modes, kind, year)
-
-
-def actions_mode(play_modes: dict[str, Any], year: int) -> str:
-    return modes.mode_in(play_modes, modes.ACTIONS, year)
-
-
 def due_ballot(table: Table, session: ClassSession, state: GameState,
                play: TablePlay) -> Ballot | None:
     """The table ballot the pending decision asks for now, if its kind is a table ballot."""
     if not script.minister_may_act(session, state):
         return None
-    main = main_decision(state)
+    main = modes.main_decision(state)
     if main is None:
         return None
     year = script.year_of(session)
     if main.kind == "draw":
         actions = list(action_options(state))
         decision = actions_ballot_id(main)
-        if (actions_mode(play.modes, year) != modes.BALLOT or not actions
+        if (modes.actions_mode(play.modes, year) != modes.BALLOT or not actions
                 or Bag.objects.filter(table=table, decision=decision).exists()):
             return None
         return Ballot(decision, [NONE, *actions])
-    if answered_by(play.modes, year, main) != modes.BALLOT:
+    if modes.answered_by(play.modes, year, main) != modes.BALLOT:
         return None
     return Ballot(main.id, list(main.options))
 
@@ -100,9 +72,6 @@ def due_ballot(table: Table, session: ClassSession, state: GameState,
 def default_answer(table: Table, state: GameState) -> dict[str, Any]:
     """The stated default when the minister's timer runs out: the sensible bot's answer to
     the pending decision (never an optional Action; a draw just draws)."""
-    from facilitator.lessons.austerity import bots
-    from games.austerity.bots import sensible_policy
-
     return dict(sensible_policy(state, bots.rng_of(table, state), act=False))
 
 
@@ -110,16 +79,14 @@ def bot_minister_move(table: Table, session: ClassSession, state: GameState, sea
                       play: TablePlay) -> dict[str, Any] | None:
     """A bot minister's move now: its policy's, limited to what the minister answers (an
     Action only while Actions are the minister's)."""
-    from facilitator.lessons.austerity import bots
-
     if not script.minister_may_act(session, state) or bags.open_bag(table) is not None:
         return None
-    main = main_decision(state)
+    main = modes.main_decision(state)
     year = script.year_of(session)
-    if main is None or answered_by(play.modes, year, main) != modes.MINISTER:
+    if main is None or modes.answered_by(play.modes, year, main) != modes.MINISTER:
         return None
     move = bots.minister_action(table, state, seat)
-    if move.get("type") == "action" and actions_mode(play.modes, year) != modes.MINISTER:
+    if move.get("type") == "action" and modes.actions_mode(play.modes, year) != modes.MINISTER:
         move = default_answer(table, state)
     return move
 
@@ -127,8 +94,6 @@ def bot_minister_move(table: Table, session: ClassSession, state: GameState, sea
 def follow(table: Table, session: ClassSession, state: GameState,
            step: TeacherStep | None) -> GameState:
     """Bring the table to its next wait (see the module docstring); returns its state."""
-    from facilitator.lessons.austerity import motions, pacing
-
     play = modes.play_of(table)
     seats = table_seats(table)
     minister = script.minister(seats, script.year_of(session))
@@ -166,15 +131,13 @@ def on_count(table: Table, state: GameState, decision: str, result: dict[str, An
              step: TeacherStep | None) -> GameState:
     """A table ballot was counted: keep its outcome (and whether the tie rule decided it);
     a ballot of the year answers its decision, then the table moves on (:func:`follow`)."""
-    from facilitator.lessons.austerity import motions
-
     ranked = result["outcome"] if "outcome" in result else script.ranking(result["tally"])
-    kind = ballot_kind(decision)
+    kind = modes.ballot_kind(decision)
     play = modes.play_of(table)
     # An outcome-only count (fewer than 3 ballots) says nothing of a tie: with two ballots
     # it would tell either voter how the other voted.
     shown = "tally" in result
-    if kind == BUDGET:
+    if kind == modes.BUDGET:
         item = script.item_of(decision)
         choice, tie = script.winner(item, ranked)
         modes.record_count(play, decision, choice, tie if shown else None, result.get("tally"))
@@ -183,14 +146,14 @@ def on_count(table: Table, state: GameState, decision: str, result: dict[str, An
     choice, tie = listed_winner(ranked, options)
     tie = tie and shown
     modes.record_count(play, decision, choice, tie if shown else None, result.get("tally"))
-    if kind == MOTION:
+    if kind == modes.MOTION:
         state = motions.counted(table, state, decision, choice, tie, step)
-    elif kind == ACTIONS_BALLOT:
+    elif kind == modes.ACTIONS_BALLOT:
         if choice != NONE:
             state, _e = apply_action(table, state, {"type": "action", "choice": choice},
                                      actor=Actor.TEACHER, step=step)
     else:
-        main = main_decision(state)
+        main = modes.main_decision(state)
         if main is not None and main.id == decision:
             state, _e = apply_action(table, state, script.engine_action(main, choice),
                                      actor=Actor.TEACHER, step=step)

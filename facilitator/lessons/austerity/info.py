@@ -12,6 +12,7 @@ from facilitator.kit import bags, load_state, table_seats
 from facilitator.lessons.austerity import deciding, modes, motions, pacing, portfolios, script
 from facilitator.lessons.austerity import options as lesson_options
 from facilitator.models import ClassSession, Seat, Table
+from games import austerity as engine
 
 
 def session_info(session: ClassSession) -> dict[str, Any]:
@@ -47,8 +48,6 @@ def _portfolio(seat: Seat, state: Any, start: Any) -> dict[str, Any]:
 
 
 def _start(table: Table) -> Any:
-    from games import austerity as engine
-
     return engine.new_game(table.config, table.seed)
 
 
@@ -57,12 +56,10 @@ def _teacher_decisions(session: ClassSession, state: Any, play_modes: dict[str, 
     """The engine's open decisions the teacher's console answers at this table now."""
     if not script.minister_may_act(session, state):
         return []
-    from games import austerity as engine
-
     year = script.year_of(session)
     return [{"id": d.id, "kind": d.kind, "options": list(d.options)}
             for d in engine.decisions(state)
-            if deciding.answered_by(play_modes, year, d) == modes.TEACHER]
+            if modes.answered_by(play_modes, year, d) == modes.TEACHER]
 
 
 def table_info(table: Table, state: Any) -> dict[str, Any]:
@@ -94,7 +91,7 @@ def _facts(table: Table, state: Any, seats: list[Seat], seat: Seat | None
                                         voting={bag.decision} if bag else set()),
         "support_needed": motions.support_needed(seats),
         "timer": pacing.timer_info(session, play, wait),
-        "voting": {"decision": bag.decision, "kind": deciding.ballot_kind(bag.decision),
+        "voting": {"decision": bag.decision, "kind": modes.ballot_kind(bag.decision),
                    "options": list(bag.options)} if bag is not None else None,
         "last_count": counts[-1] if counts else None,
         "teacher_decisions": _teacher_decisions(session, state, play_modes)
@@ -110,8 +107,6 @@ def _facts(table: Table, state: Any, seats: list[Seat], seat: Seat | None
 
 def seat_info(session: ClassSession, seat: Seat, table: Table) -> dict[str, Any]:
     """One phone: the table's facts (``table_info``) and what this seat may do now."""
-    from games import austerity as engine
-
     state = kit.remembered(("austerity.state", table.pk), lambda: load_state(table))
     facts, play_modes = _facts(table, state, table_seats(table), seat)
     year = script.year_of(session)
@@ -123,7 +118,7 @@ def seat_info(session: ClassSession, seat: Seat, table: Table) -> dict[str, Any]
     if running and decides and facts["voting"] is None \
             and script.minister_may_act(session, state):
         decide = [d.id for d in engine.decisions(state)
-                  if deciding.answered_by(play_modes, year, d) == modes.MINISTER]
+                  if modes.answered_by(play_modes, year, d) == modes.MINISTER]
     raise_: list[dict[str, str]] = []
     support: list[str] = []
     if running and not seat.is_bot:

@@ -30,18 +30,29 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy
 
+from facilitator import kit
+from facilitator.errors import ServiceError
 from facilitator.kit import Ballot, Lesson, StepPlan
-from facilitator.kit import seating as platform_seating
 from facilitator.kit.seating import SeatingPlan
-from facilitator.lessons.austerity import bots, deciding, info, messages, options, script
+from facilitator.lessons.austerity import (
+    bots,
+    deciding,
+    facts,
+    info,
+    messages,
+    options,
+    presenters,
+    script,
+)
+from facilitator.lessons.austerity import reports as debrief
 from facilitator.lessons.austerity.forms import OptionsForm
-from facilitator.models import CLASS_SIZE_MAX, Bag, ClassSession, Seat, Table, TeacherStep
+from facilitator.lessons.austerity.seating import seating_error, seating_plan
+from facilitator.models import Bag, ClassSession, Seat, Table, TeacherStep
 from games.austerity.state import OVER
 from games.austerity.views import PLAYER
 
-SMALLEST, LARGEST = 4, 8
 IN_YEAR = Ballot("", [])  # ``ballot_for`` in the year: a table ballot may be open
 
 
@@ -80,20 +91,10 @@ class AusterityLesson(Lesson):
 
     def seating(self, students: int, fill: str | None,
                 options_: dict[str, Any]) -> SeatingPlan | None:
-        """One table holding the whole class (up to the class cap), or tables of 4 to 8."""
-        if options_.get("seating") == options.CLASS:
-            return SeatingPlan([students]) if 1 <= students <= CLASS_SIZE_MAX else None
-        return platform_seating.plan(students, fill, SMALLEST, LARGEST)
+        return seating_plan(students, fill, options_)
 
     def seating_error(self, students: int, fill: str | None, options_: dict[str, Any]) -> str:
-        if options_.get("seating") != options.CLASS and fill is None:
-            return ngettext(
-                "%(n)d student cannot be split into tables of 4 to 8. Fill the gaps with "
-                "bots, or let some students share a seat.",
-                "%(n)d students cannot be split into tables of 4 to 8. Fill the gaps with "
-                "bots, or let some students share a seat.", students) % {"n": students}
-        return ngettext("%(n)d student cannot be seated that way.",
-                        "%(n)d students cannot be seated that way.", students) % {"n": students}
+        return seating_error(students, fill, options_)
 
     def table_config(self, names: list[str], options_: dict[str, Any]) -> dict[str, Any]:
         return options.table_config(options_)
@@ -111,15 +112,11 @@ class AusterityLesson(Lesson):
         """Open year 1's first budget item, with the ballot timer every budget item has."""
         session = table.session
         if session.timer is None:
-            from facilitator import kit
-
             seconds = options.timers(session.options)["ballot"]
             session.timer = {"ends_at": kit.now().timestamp() + seconds, "left": None}
             session.save(update_fields=["timer"])
         ballot = script.ballot(session, state)
         if ballot is not None:
-            from facilitator import kit
-
             kit.vote_open(table, ballot, step)
         return state
 
@@ -145,8 +142,6 @@ class AusterityLesson(Lesson):
 
     def ballot_decision(self, session: ClassSession, kind: str) -> str:
         """A phone may name the open budget item by its short name (e.g. "taxes")."""
-        from facilitator.errors import ServiceError
-
         if kind not in script.BUDGET_ITEMS:
             raise ServiceError("bad_kind", _("Unknown vote."))
         if script.STAGE_ITEMS.get(session.stage) != kind:
@@ -184,38 +179,26 @@ class AusterityLesson(Lesson):
         return bots.bot_vote(state, seat, bag, rng)
 
     def session_info(self, session: ClassSession) -> dict[str, Any]:
-        from facilitator.lessons.austerity import facts
-
         # The screens' part (presenters.py): the options they name.
         return {**info.session_info(session), **facts.session_options(session)}
 
     def table_info(self, table: Table, state: Any) -> dict[str, Any]:
-        from facilitator.lessons.austerity import facts
-
         # The screens' part: the budget items counted this year, a count held back.
         return {**info.table_info(table, state), "screens": facts.table_facts(table)}
 
     def seat_info(self, session: ClassSession, seat: Seat, table: Table,
                   legal: list[dict[str, Any]]) -> dict[str, Any]:
-        from facilitator.lessons.austerity import facts
-
         core = info.seat_info(session, seat, table)
         mine = facts.seat_facts(session, seat, table)
         return {**core, "screens": mine["screens"], "can": {**core["can"], **mine["can"]}}
 
     def projector_context(self, view: dict[str, Any], *, join_url: str = "") -> dict[str, Any]:
-        from facilitator.lessons.austerity import presenters
-
         return presenters.projector_context(view, join_url=join_url)
 
     def phone_context(self, view: dict[str, Any]) -> dict[str, Any]:
-        from facilitator.lessons.austerity import presenters
-
         return presenters.phone_context(view)
 
     def undone_notice(self, session: dict[str, Any]) -> str:
-        from facilitator.lessons.austerity import presenters
-
         return presenters.undone_notice(session)
 
     def seat_act(self, seat_id: int, message: Any, token_hash: str | None) -> Any:
@@ -225,9 +208,7 @@ class AusterityLesson(Lesson):
         messages.teacher_act(session, message)
 
     def reports(self) -> Any:
-        from facilitator.lessons.austerity import reports
-
-        return reports
+        return debrief
 
 
 LESSON = AusterityLesson()

@@ -5,6 +5,10 @@ Four kinds can be taken from the minister: ``event`` (the drawn pair's either/or
 ``income`` and ``actions`` (Raise Taxes, Borrow Money, Pay Loan, ... before each draw). The
 teacher switches a kind at a table until switching it back; a carried motion switches it to a
 ballot for the rest of its year. The draw itself stays the minister's: it only says "draw".
+
+Also here, since every part of the year asks it: the engine's pending decision
+(``main_decision``), who answers it (``answered_by``), and what a table ballot settles by its
+decision id (``ballot_kind``).
 """
 
 from __future__ import annotations
@@ -16,6 +20,9 @@ from django.utils.translation import gettext_lazy
 from facilitator import kit
 from facilitator.lessons.austerity.models import TablePlay
 from facilitator.models import Table
+from games import austerity as engine
+from games.austerity.state import GameState
+from games.core import Decision
 
 EVENT, CUTS, INCOME, ACTIONS = "event", "cuts", "income", "actions"
 KINDS = (EVENT, CUTS, INCOME, ACTIONS)
@@ -27,6 +34,8 @@ KIND_NAMES = {EVENT: gettext_lazy("Events"), CUTS: gettext_lazy("Cuts"),
               INCOME: gettext_lazy("Income"), ACTIONS: gettext_lazy("Actions")}
 # The engine's decision kinds (``games.austerity.views.KINDS``) by the kind that answers them.
 ENGINE_KIND = {"event": EVENT, "cuts": CUTS, "income": INCOME, "action": ACTIONS}
+# What a table ballot settles (``ballot_kind``).
+BUDGET, MOTION, ACTIONS_BALLOT, DECISION = "budget", "motion", "actions", "decision"
 
 
 def play_of(table: Table) -> TablePlay:
@@ -83,3 +92,30 @@ def record_count(play: TablePlay, decision: str, choice: str, tie: bool | None,
         entry["tally"] = dict(tally)
     play.counts = [*play.counts, entry]
     play.save(update_fields=["counts"])
+
+
+def ballot_kind(decision: str) -> str:
+    """What a bag's decision id settles: a budget item, a motion, the Actions before a draw,
+    or one of the engine's decisions."""
+    parts = decision.split(".")
+    if len(parts) > 1 and parts[1] == "budget":
+        return BUDGET
+    if len(parts) > 1 and parts[1].startswith("motion"):
+        return MOTION
+    return ACTIONS_BALLOT if parts[-1] == "actions" else DECISION
+
+
+def main_decision(state: GameState) -> Decision | None:
+    """The engine's pending decision (not the optional Actions), if any."""
+    pending = engine.decisions(state)
+    return pending[0] if pending else None
+
+
+def answered_by(play_modes: dict[str, Any], year: int, decision: Decision) -> str:
+    """Who answers ``decision``: the minister, a table ballot or the teacher."""
+    kind = kind_of(decision.kind)
+    return MINISTER if kind is None else mode_in(play_modes, kind, year)
+
+
+def actions_mode(play_modes: dict[str, Any], year: int) -> str:
+    return mode_in(play_modes, ACTIONS, year)

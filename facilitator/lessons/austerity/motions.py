@@ -47,7 +47,7 @@ from facilitator.kit import (
     table_seats,
     table_settle,
 )
-from facilitator.lessons.austerity import modes, script
+from facilitator.lessons.austerity import modes, pacing, script
 from facilitator.lessons.austerity.models import Motion, Support, TablePlay
 from facilitator.models import ClassSession, Seat, Table, TableAction, TeacherStep
 from games.austerity import data
@@ -340,8 +340,6 @@ def motion_open(*, session: ClassSession, table: Any, motion: Any,
     step = last_step(session)
     kit.vote_open(found_table, Ballot(decision_id(found.year, found.number), OPTIONS),
                        step)  # type: ignore[arg-type]
-    from facilitator.lessons.austerity import pacing
-
     pacing.mark(play, pacing.wait_now(found_table, session, state, play))
     table_settle(found_table, session, step, state, seats)
     broadcast.refresh(session.pk, [s.pk for s in seats])

@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from facilitator.errors import ServiceError
+from games.austerity import bots as engine_bots
 from games.austerity import data
 
 TABLES, CLASS = "tables", "class"
@@ -63,9 +64,7 @@ def check(options: dict[str, Any]) -> None:
     if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool)
                               or not 1 <= limit <= 20):
         raise bad(_("The year limit must be between 1 and 20 years."))
-    from games.austerity import bots
-
-    if options["bot_policy"] not in bots.POLICIES:
+    if options["bot_policy"] not in engine_bots.POLICIES:
         raise bad(_("Unknown bot behaviour."))
     check_timers(options["timers"])
 

@@ -24,10 +24,11 @@ from typing import Any, Literal
 
 from facilitator import kit
 from facilitator.kit import bags
+from facilitator.lessons.austerity import modes, script
 from facilitator.lessons.austerity import options as lesson_options
-from facilitator.lessons.austerity import script
 from facilitator.lessons.austerity.models import TablePlay
 from facilitator.models import Bag, ClassSession, Table
+from games.austerity import rules, setup, simulate
 from games.core import Action
 
 TIMED_DECISIONS = ("draw", "event", "cuts", "income")
@@ -47,8 +48,6 @@ def wait_now(table: Table, session: ClassSession, state: Any, play: TablePlay,
              bag: Bag | Literal["read"] | None = "read") -> Wait | None:
     """What the table waits for now that has a timer, or None (``bag``: the table's open
     bag, if the caller has read it)."""
-    from facilitator.lessons.austerity import deciding, modes
-
     if bag == "read":
         bag = bags.open_bag(table)
     if bag is not None:
@@ -56,10 +55,10 @@ def wait_now(table: Table, session: ClassSession, state: Any, play: TablePlay,
         return (bag.decision, "ballot") if in_year else None
     if not script.minister_may_act(session, state):
         return None
-    main = deciding.main_decision(state)
+    main = modes.main_decision(state)
     if main is None or main.kind not in TIMED_DECISIONS:
         return None
-    if deciding.answered_by(play.modes, script.year_of(session), main) != modes.MINISTER:
+    if modes.answered_by(play.modes, script.year_of(session), main) != modes.MINISTER:
         return None
     return main.id, main.kind
 
@@ -109,16 +108,12 @@ def played_years(config: Mapping[str, Any], seed: int, policy: str = "sensible"
                  ) -> list[tuple[list[Action], int]]:
     """A bot game's years: each year's engine actions and its budget ballots (a policy turn
     taken at Year End counts as the next year's budget ballot)."""
-    from games.austerity.rules import step
-    from games.austerity.setup import new_game
-    from games.austerity.simulate import play
-
-    _final, record = play(config, seed, policy)
-    state = new_game(config, seed)
+    _final, record = simulate.play(config, seed, policy)
+    state = setup.new_game(config, seed)
     years: list[tuple[list[Action], int]] = [([], budget_ballots(state, config))]
     for action in record["actions"]:
         before = state.year
-        step(state, action)
+        rules.step(state, action)
         if action["type"] != "policy":
             years[-1][0].append(action)
         if state.year != before and state.stage != "over":

@@ -21,6 +21,7 @@ from django.utils.translation import ngettext
 from facilitator import kit
 from facilitator.lessons.austerity import portfolios, script, words
 from facilitator.lessons.austerity.scoring import DEBT_WEIGHT, LOST, UNFINISHED, WON
+from facilitator.lessons.austerity.seating import seating_error, seating_plan
 from games.austerity import data
 
 TRACK_CELLS = range(data.TRACK_MIN, data.TRACK_MAX + 1)
@@ -279,23 +280,21 @@ def count_confirm(session: dict[str, Any]) -> dict[str, str] | None:
 
 def seating_text(students: int, options: dict[str, Any]) -> dict[str, Any] | None:
     """What pressing Start will do with this many students (and the choices when needed)."""
-    from facilitator.lessons.austerity.lesson import LESSON
-
     if not students:
         return None
 
     def sizes(plan: Any) -> str:
         return " + ".join(map(str, plan.tables))
 
-    even = LESSON.seating(students, None, options)
+    even = seating_plan(students, None, options)
     if even is not None:
         return {"needs_fill": False, "text": ngettext(
             "Start makes %(t)d table: %(sizes)s.", "Start makes %(t)d tables: %(sizes)s.",
             len(even.tables)) % {"t": len(even.tables), "sizes": sizes(even)}}
-    bots, pairs = (LESSON.seating(students, "bots", options),
-                   LESSON.seating(students, "pairs", options))
+    bots, pairs = (seating_plan(students, "bots", options),
+                   seating_plan(students, "pairs", options))
     return {
-        "needs_fill": True, "text": LESSON.seating_error(students, None, options),
+        "needs_fill": True, "text": seating_error(students, None, options),
         "bots": ngettext("Add %(b)d bot and start (%(sizes)s)",
                          "Add %(b)d bots and start (%(sizes)s)", bots.bots)
         % {"b": bots.bots, "sizes": sizes(bots)} if bots else None,

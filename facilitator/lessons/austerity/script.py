@@ -25,6 +25,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from facilitator import kit
 from facilitator.errors import ServiceError
 from facilitator.kit import Ballot, StepPlan, bags, parties
+from facilitator.lessons.austerity.options import timers
 from facilitator.models import LOBBY, ClassSession, Seat, Table, TableAction, TeacherStep
 from games import austerity as engine
 from games.austerity import data
@@ -244,8 +245,6 @@ def plan_step(session: ClassSession, tables: list[Table],
     stage, round_ = next_stage(session, [states[t.pk] for t in tables])
     timer = None
     if stage in STAGE_ITEMS:
-        from facilitator.lessons.austerity.options import timers
-
         timer = timers(session.options)["ballot"]
     return StepPlan(stage, round_, timer=timer, finished=stage == FINAL)
 

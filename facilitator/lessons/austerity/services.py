@@ -77,7 +77,7 @@ def decide(*, seat_id: int, decision: Any, choice: Any, expected: str | None = N
     wanted = _open_decision(table, state, decision, choice)
     _not_voting(table)
     play = modes.play_of(table)
-    who = deciding.answered_by(play.modes, script.year_of(session), wanted)
+    who = modes.answered_by(play.modes, script.year_of(session), wanted)
     if who == modes.BALLOT:
         raise ServiceError("table_decides", _("The table votes on this decision this year."),
                            status=409)

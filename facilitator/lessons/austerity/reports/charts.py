@@ -10,6 +10,7 @@ start) and mark the years along the bottom.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
@@ -21,8 +22,20 @@ from facilitator.kit.charts import svg as _svg
 from facilitator.kit.charts import text as _text
 from facilitator.kit.charts import uid as _uid
 from facilitator.lessons.austerity.reports import words
-from facilitator.lessons.austerity.reports.story import Sample
 from games.austerity import data
+
+
+@dataclass
+class Sample:
+    """The country after a draw (``draw`` 0: the start), what the charts draw
+    (the story takes one per draw and one per year start)."""
+
+    draw: int  # draws in the whole game so far
+    year: int
+    tracks: dict[str, int]
+    debt_in_bag: int
+    debt_owed: int  # wherever it lies: the bag, Current, Used
+
 
 LOST_FILL = "#CFCFCF"  # the losing 0: a grey band (a hatch pattern doubles the drawing time)
 TRACK_STYLES = {

@@ -38,7 +38,8 @@ from django.utils.translation import ngettext
 from facilitator.kit import engine_of, record_actions
 from facilitator.lessons.austerity import portfolios, script
 from facilitator.lessons.austerity.models import TablePlay
-from facilitator.lessons.austerity.reports import words
+from facilitator.lessons.austerity.reports import charts, words
+from facilitator.lessons.austerity.reports.charts import Sample
 from facilitator.lessons.austerity.scoring import UNFINISHED_RULE, CountryResult, country_result
 from facilitator.models import Bag, ClassSession, Seat, Table, TableAction
 from games.austerity import data
@@ -49,17 +50,6 @@ SESSION, YEAR_END = "session", "year-end"  # the parts of a year that are not a 
 
 
 # --------------------------------------------------------------------------- data classes
-
-
-@dataclass
-class Sample:
-    """The country after a draw (``draw`` 0: the start), for the charts."""
-
-    draw: int  # draws in the whole game so far
-    year: int
-    tracks: dict[str, int]
-    debt_in_bag: int
-    debt_owed: int  # wherever it lies: the bag, Current, Used
 
 
 @dataclass
@@ -603,8 +593,6 @@ def session_items(state: GameState) -> tuple[str, ...]:
 def table_story(table: Table, *, with_charts: bool = True,
                 with_portfolios: bool = False) -> TableStory:
     """Everything the debrief says about one table, from a full replay of its log."""
-    from facilitator.lessons.austerity.reports import charts
-
     replayed = _replay(table)
     seats = _seats(table, with_portfolios)
     ballots = _ballots(table, len(seats))
