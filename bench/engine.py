@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.harness import commit  # noqa: E402
-from games.core import replay  # noqa: E402
+from games.registry import replay  # noqa: E402
 from games.state_in_class.bots import get_policy  # noqa: E402
 from games.state_in_class.simulate import play  # noqa: E402
 

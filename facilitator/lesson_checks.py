@@ -17,7 +17,8 @@ from django.template.loader import get_template
 
 from facilitator import lessons
 from facilitator.lessons.base import Lesson
-from games.core import InvalidConfig, get_engine
+from games.core import InvalidConfig
+from games.registry import get_engine
 
 # What every lesson states about itself (the new-lesson and About pages show them).
 TEXTS = ("name", "summary", "duration", "group_sizes", "students_do")

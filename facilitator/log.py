@@ -28,7 +28,8 @@ from facilitator.models import (
     TableAction,
     TeacherStep,
 )
-from games.core import Action, Engine, Event, InvalidAction, get_engine
+from games.core import Action, Engine, Event, InvalidAction
+from games.registry import get_engine
 
 
 def engine_of(table: Table) -> Engine:

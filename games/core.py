@@ -1,4 +1,7 @@
-"""What every game engine shares: actions, events, errors, the engine protocol and `replay`.
+"""What every game engine shares: actions, events, errors and the engine protocol.
+
+The engines import this module and nothing imports the engines here: the engines by game id,
+``get_engine`` and ``replay`` (which need them) are ``games.registry``'s.
 
 An engine is a module (or object) with these functions; its state is a function of
 ``(config, seed, actions)`` and nothing else (no clock, no I/O, no module-level random):
@@ -206,19 +209,6 @@ def player_names(config: Mapping[str, Any]) -> list[str]:
     return names
 
 
-def get_engine(game_id: str) -> Engine:
-    """The engine registered for ``game_id`` (e.g. ``"state-in-class"``)."""
-    from games.registry import ENGINES
-
-    try:
-        return ENGINES[game_id]
-    except KeyError:
-        known = ", ".join(sorted(ENGINES))
-        raise InvalidConfig(
-            _("Unknown game {game!r}; known games: {known}."), game=game_id, known=known
-        ) from None
-
-
 class ReplayError(Exception):
     """A game record that cannot be replayed; ``index`` is the first bad action (or None)."""
 
@@ -227,50 +217,3 @@ class ReplayError(Exception):
         super().__init__(where + reason)
         self.reason = reason
         self.index = index
-
-
-@dataclass
-class Replayed:
-    engine: Engine
-    state: Any
-    events: list[Event] = field(default_factory=list)
-
-
-# ``acted``: who acted, and how, beside each action (docs/record.md); replay never reads it,
-# so a record with or without it replays the same game.
-RECORD_KEYS = {"game", "version", "seed", "config", "actions", "acted"}
-
-
-def replay(record: Mapping[str, Any]) -> Replayed:
-    """Rebuild a game from its record (docs/record.md): config + seed + ordered decisions."""
-    if not isinstance(record, Mapping):
-        raise ReplayError("a game record must be a JSON object")
-    missing = sorted({"game", "seed", "config", "actions"} - set(record))
-    if missing:
-        raise ReplayError("the record has no " + ", ".join(repr(k) for k in missing))
-    extra = sorted(set(record) - RECORD_KEYS)
-    if extra:
-        raise ReplayError("unknown record keys: " + ", ".join(repr(k) for k in extra))
-    if record.get("version", 1) != 1:
-        raise ReplayError(f"unsupported record version {record.get('version')!r} (expected 1)")
-    seed = record["seed"]
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise ReplayError("'seed' must be a whole number")
-    actions = record["actions"]
-    if not isinstance(actions, list):
-        raise ReplayError("'actions' must be a list")
-    try:
-        engine = get_engine(record["game"]) if isinstance(record["game"], str) else None
-        if engine is None:
-            raise ReplayError("'game' must be a string such as \"state-in-class\"")
-        state = engine.new_game(record["config"], seed)
-    except InvalidAction as exc:
-        raise ReplayError(str(exc)) from None
-    events: list[Event] = []
-    for index, action in enumerate(actions):
-        try:
-            state, new_events = engine.replay_actions(state, [action])
-        except InvalidAction as exc:
-            raise ReplayError(str(exc), index) from None
-        events.extend(new_events)
-    return Replayed(engine, state, events)

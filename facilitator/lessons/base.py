@@ -17,8 +17,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from django.utils.functional import Promise
+from django.utils.translation import gettext as _
 
+from facilitator.errors import ServiceError
 from facilitator.seating import SeatingPlan
+from games.registry import get_engine
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -91,10 +94,6 @@ class Lesson:
         """Raise ``ServiceError("bad_options", ...)`` for an option the module cannot run."""
         unknown = set(options) - set(self.default_options)
         if unknown:
-            from django.utils.translation import gettext as _
-
-            from facilitator.errors import ServiceError
-
             raise ServiceError("bad_options", _("Unknown lesson options: %(names)s.")
                                % {"names": ", ".join(sorted(unknown))})
 
@@ -111,8 +110,6 @@ class Lesson:
 
     def party_name(self, index: int) -> str:
         """The engine name of a table's ``index``-th team (0-based), when seats sit in teams."""
-        from django.utils.translation import gettext as _
-
         return _("Team %(n)d") % {"n": index + 1}
 
     def table_config(self, names: list[str], options: dict[str, Any]) -> dict[str, Any]:
@@ -169,10 +166,6 @@ class Lesson:
     def ballot_decision(self, session: ClassSession, kind: str) -> str:
         """A phone may name a ballot by its short kind (e.g. "tax"): the decision id it means
         now, or ``ServiceError`` ("bad_kind", "vote_closed")."""
-        from django.utils.translation import gettext as _
-
-        from facilitator.errors import ServiceError
-
         raise ServiceError("bad_kind", _("Unknown vote."))
 
     def ballot_action(self, decision: str, player: str) -> dict[str, Any] | None:
@@ -198,8 +191,6 @@ class Lesson:
     def ballot_outcome(self, state: Any, decision: str, tally: dict[str, int]) -> Any:
         """The outcome of a count where only the outcome may be kept: the engine's
         ``ballot_outcome`` unless the module settles the ballot itself."""
-        from games.core import get_engine
-
         return get_engine(self.game).ballot_outcome(state, decision, tally)
 
     # ------------------------------------------------------------------ bots

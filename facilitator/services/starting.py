@@ -15,7 +15,7 @@ from facilitator.models import ClassSession, Seat, Table
 from facilitator.seating import SeatingPlan
 from facilitator.services.sessions import locked_session, record_step
 from facilitator.services.settle import table_settle
-from games.core import get_engine
+from games.registry import get_engine
 
 Status = ClassSession.Status
 

@@ -15,7 +15,7 @@ from facilitator.lessons.austerity.lesson import LESSON
 from facilitator.log import game_record, load_state, verify_table
 from facilitator.models import Bag, ClassSession, Seat, Table, TableAction
 from games import austerity as engine
-from games.core import replay
+from games.registry import replay
 from tests.facilitator.lesson import deterministic, fresh, join, make_teacher
 
 pytestmark = pytest.mark.django_db

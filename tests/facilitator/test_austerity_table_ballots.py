@@ -200,7 +200,7 @@ def test_a_short_game_with_every_kind_a_table_ballot_reaches_the_final_and_repla
     from facilitator.log import game_record, verify_table
     from facilitator.models import Table
     from games import austerity as engine
-    from games.core import replay
+    from games.registry import replay
     from tests.facilitator.austerity_lesson import advance
 
     session = started(1, fill="bots", year_limit=2)

@@ -22,8 +22,8 @@ from facilitator.lessons.crisis.models import HeldMove, Suggestion
 from facilitator.log import game_record, load_state, verify_table
 from facilitator.models import ClassSession, Seat, Table, TableAction
 from games import crisis as engine
-from games.core import replay
 from games.crisis import production
+from games.registry import replay
 from tests.facilitator.lesson import deterministic, fresh, join, make_teacher
 
 pytestmark = pytest.mark.django_db

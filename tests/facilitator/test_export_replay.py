@@ -10,7 +10,7 @@ from django.core.management.base import CommandError
 
 from facilitator import services
 from facilitator.log import engine_of, game_record, load_state, load_view_state
-from games.core import replay
+from games.registry import replay
 from tests.facilitator.lesson import (
     advance,
     all_pacts,

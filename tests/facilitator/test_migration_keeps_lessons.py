@@ -26,7 +26,7 @@ from django.apps.registry import Apps
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from games.core import get_engine
+from games.registry import get_engine
 from games.state_in_class.bots import get_policy
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -317,7 +317,7 @@ def test_a_lesson_stored_before_the_upgrade_is_continued_exported_and_printed_af
         from facilitator.log import engine_of, load_state, verify_table
         from facilitator.models import BallotReceipt, ClassSession, LedgerEntry
         from facilitator.reports.export import table_record
-        from games.core import replay
+        from games.registry import replay
         from tests.facilitator.lesson import (
             break_ties,
             deterministic,

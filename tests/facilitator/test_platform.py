@@ -12,7 +12,7 @@ from facilitator import selectors, services
 from facilitator.log import game_record, ledger_balances, load_state, verify_table
 from facilitator.models import Bag, BallotReceipt, ClassSession, SealedBallot, TableAction
 from facilitator.screens import phone_context, projector_context
-from games.core import replay
+from games.registry import replay
 from tests.facilitator.lesson import fresh, make_teacher
 from tests.fakegame import engine
 from tests.fakegame.installed import coin_jar_installed, started

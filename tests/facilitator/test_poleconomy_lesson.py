@@ -24,7 +24,7 @@ from facilitator.models import (
     Table,
     TableAction,
 )
-from games.core import replay
+from games.registry import replay
 from tests.facilitator.lesson import deterministic, fresh, join, make_teacher
 
 pytestmark = pytest.mark.django_db

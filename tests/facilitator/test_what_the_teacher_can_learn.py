@@ -235,7 +235,7 @@ def test_the_record_says_who_acted_and_how_for_every_decision():
 
 
 def test_a_record_without_who_acted_still_replays():
-    from games.core import get_engine
+    from games.registry import get_engine
 
     record = game_record(at_vote("tax").tables.get())
     del record["acted"]

@@ -18,7 +18,7 @@ from games.austerity.simulate import (
     simulate,
 )
 from games.austerity.state import OVER
-from games.core import replay
+from games.registry import replay
 
 
 @pytest.mark.parametrize("name", sorted(POLICIES))

@@ -19,7 +19,8 @@ import games.austerity as engine
 from games.austerity import data
 from games.austerity.rules import step
 from games.austerity.state import OVER, cube_counts
-from games.core import InvalidAction, replay
+from games.core import InvalidAction
+from games.registry import replay
 
 CONFIGS = [
     {},

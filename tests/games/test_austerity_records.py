@@ -10,7 +10,8 @@ import pytest
 
 import games.austerity as engine
 from games.austerity import data
-from games.core import InvalidAction, InvalidConfig, ReplayError, replay
+from games.core import InvalidAction, InvalidConfig, ReplayError
+from games.registry import replay
 
 # The worked example of docs/engines/austerity.md: a whole first year, every draw pinned.
 WORKED = {

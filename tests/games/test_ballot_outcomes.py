@@ -12,8 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import austerity, crisis, poleconomy, state_in_class
-from games.core import InvalidAction, plurality, replay
+from games.core import InvalidAction, plurality
 from games.poleconomy.rules import step as pol_step
+from games.registry import replay
 from games.state_in_class import data, rules
 from games.state_in_class.audiences import player_view, public_view, summary
 from games.state_in_class.bots import get_policy

@@ -6,7 +6,7 @@ import random
 import pytest
 from test_crisis_helpers import config
 
-from games.core import InvalidAction, replay
+from games.core import InvalidAction
 from games.crisis import (
     apply,
     balances,
@@ -23,6 +23,7 @@ from games.crisis import (
 )
 from games.crisis.simulate import play
 from games.crisis.state import OVER
+from games.registry import replay
 
 GAMES = [(policy, seed, n) for seed, (policy, n) in enumerate(
     [("random", 2), ("random", 3), ("random", 5), ("sensible", 4), ("greedy", 3),

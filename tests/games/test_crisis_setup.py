@@ -5,9 +5,10 @@ from collections import Counter
 import pytest
 from test_crisis_helpers import NAMES, config, staged
 
-from games.core import InvalidConfig, replay
+from games.core import InvalidConfig
 from games.crisis import cards, data, new_game, view
 from games.crisis.state import PLANNING, PRODUCTION
+from games.registry import replay
 
 
 def test_players_start_with_15_vp_and_22_to_30_credits_by_turn_order():

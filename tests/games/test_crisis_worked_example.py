@@ -4,8 +4,8 @@ import json
 import re
 from pathlib import Path
 
-from games.core import replay
 from games.crisis import summary
+from games.registry import replay
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "engines" / "crisis.md"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from games import core
+from games import core, registry
 from games.core import FORM, MASTER, SEAT, InvalidAction
 from games.poleconomy import balances, decisions, from_dict, summary, to_dict, view
 from games.poleconomy.bots import get_policy
@@ -46,7 +46,7 @@ def test_a_record_replays_through_core_and_may_stop_mid_game():
     rec = record([{"type": "parties", "parties": {}},
                   {"type": "orders", "player": "Ana", "orders": None}],
                  dice=[[1, 2], [2, 2], [3, 4], [6, 5], [1, 2], [1, 3]])
-    replayed = core.replay(rec)
+    replayed = registry.replay(rec)
     assert replayed.state.pm == "Ana" and replayed.state.round == 1
     assert [d.id for d in decisions(replayed.state)] == ["r1.orders.Ben", "r1.orders.Cai"]
 
@@ -56,7 +56,7 @@ def test_an_invalid_action_in_a_record_names_its_index():
                                                        "orders": None}],
                  dice=[[1, 2], [2, 2], [3, 4], [6, 5], [1, 2], [1, 3]])
     with pytest.raises(core.ReplayError) as err:
-        core.replay(rec)
+        registry.replay(rec)
     assert err.value.index == 1 and "Zed" in err.value.reason
 
 
@@ -150,7 +150,7 @@ def test_random_playouts_conserve_money_and_balances_match_the_transfers(seed):
     # The record replays to the same game (actions + config + seed only).
     rec = {"game": "poleconomy", "version": 1, "seed": seed,
            "config": {"players": state.names}, "actions": actions}
-    assert to_dict(core.replay(rec).state) == to_dict(state)
+    assert to_dict(registry.replay(rec).state) == to_dict(state)
 
 
 def test_an_invalid_action_changes_nothing_in_a_replay():

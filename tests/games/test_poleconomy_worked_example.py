@@ -4,7 +4,7 @@ import json
 import re
 from pathlib import Path
 
-from games import core
+from games import registry
 from games.poleconomy import summary
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "engines" / "poleconomy.md"
@@ -16,7 +16,7 @@ def worked_record():
 
 
 def test_the_documented_record_replays_to_the_documented_state():
-    state = core.replay(worked_record()).state
+    state = registry.replay(worked_record()).state
     out = summary(state)
     assert (out["round"], out["phase"], out["multiplier"]) == (3, "orders", 2)
     assert out["index"] == {"space": 4, "direction": "clockwise", "effect": "salary",
@@ -37,7 +37,7 @@ def test_the_documented_record_replays_to_the_documented_state():
 def test_the_documented_staged_situation_ends_in_a_treasury_default():
     blocks = re.findall(r"```json\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
     staged = json.loads(next(b for b in blocks if '"start"' in b and '"actions"' in b))
-    out = summary(core.replay(staged).state)
+    out = summary(registry.replay(staged).state)
     assert (out["phase"], out["over_reason"], out["winners"], out["all_lose"]) == (
         "over", "treasury", [], True)
     assert (out["treasury"], out["bank"]) == (20, 2755)

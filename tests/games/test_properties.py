@@ -18,7 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.core import InvalidAction, replay
+from games.core import InvalidAction
+from games.registry import replay
 from games.state_in_class import data, rules
 from games.state_in_class.audiences import legal_actions, player_view, public_view, summary
 from games.state_in_class.bots import RandomPolicy

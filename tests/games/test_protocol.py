@@ -2,8 +2,8 @@
 
 import pytest
 
-from games.core import BALLOT, Decision, get_engine
-from games.registry import ENGINES
+from games.core import BALLOT, Decision
+from games.registry import ENGINES, get_engine
 from tests.games.helpers import new_table
 
 PROTOCOL = ("new_game", "apply", "replay_actions", "legal_actions", "player_view",

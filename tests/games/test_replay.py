@@ -1,11 +1,12 @@
-"""Game records and `core.replay` (docs/record.md)."""
+"""Game records and `registry.replay` (docs/record.md)."""
 
 import copy
 import json
 
 import pytest
 
-from games.core import InvalidConfig, ReplayError, get_engine, replay
+from games.core import InvalidConfig, ReplayError
+from games.registry import get_engine, replay
 from games.state_in_class import rules
 from games.state_in_class.audiences import summary
 from games.state_in_class.bots import RandomPolicy, get_policy

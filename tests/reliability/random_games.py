@@ -192,7 +192,7 @@ def check_invariants(session: Any) -> list[str]:
         load_state,
         verify_table,
     )
-    from games.core import replay
+    from games.registry import replay
 
     problems = []
     for table in session.tables.select_related("session"):

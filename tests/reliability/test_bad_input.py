@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from facilitator.models import BallotReceipt, ClassSession, SealedBallot
-from games.core import get_engine
+from games.registry import get_engine
 from tests.facilitator.lesson import drive_to, join, make_session, make_teacher, seat, started
 
 BASE_DIR = Path(__file__).resolve().parents[2]

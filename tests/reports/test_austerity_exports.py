@@ -16,7 +16,7 @@ from facilitator.log import replay_table
 from facilitator.models import ClassSession, TableAction
 from facilitator.reports.export import table_record
 from games import austerity as engine
-from games.core import replay
+from games.registry import replay
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ import pytest
 from django.utils import translation
 
 from facilitator.lessons.state_in_class import charts
-from games.core import replay
+from games.registry import replay
 from games.state_in_class.bots import get_policy
 from games.state_in_class.simulate import play
 

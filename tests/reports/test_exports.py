@@ -12,7 +12,7 @@ import pytest
 from facilitator.lessons.state_in_class.reports import spreadsheets
 from facilitator.log import replay_table
 from facilitator.reports import export
-from games.core import replay
+from games.registry import replay
 from games.state_in_class import data
 from games.state_in_class.rules import scores
 

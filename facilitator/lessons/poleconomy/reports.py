@@ -21,7 +21,7 @@ from facilitator.kit import game_record, load_state
 from facilitator.kit.reports import DEFAULT_PAPER, base_context, csv_text, pseudonyms, write_pdf
 from facilitator.lessons.poleconomy import events
 from facilitator.models import ClassSession, Table
-from games.core import get_engine
+from games.registry import get_engine
 
 ROUND_COLUMNS = ("session", "table", "round", "multiplier", "index_space", "index_direction",
                  "pm", "government", "cabinet", "pm_salary", "treasury", "bank",

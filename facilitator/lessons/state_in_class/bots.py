@@ -7,7 +7,7 @@ from typing import Any
 
 from facilitator.lessons.state_in_class.stages import Stage
 from facilitator.models import Bag, ClassSession, Seat, Table
-from games.core import get_engine
+from games.registry import get_engine
 from games.state_in_class import bots as policies
 
 DEFAULT_POLICY = "civic"

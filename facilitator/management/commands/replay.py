@@ -13,7 +13,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.core import ReplayError, replay
+from games.core import ReplayError
+from games.registry import replay
 
 
 class Command(BaseCommand):

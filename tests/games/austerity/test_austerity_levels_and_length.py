@@ -11,7 +11,8 @@ import games.austerity as engine
 from games.austerity import data, levels
 from games.austerity.bots import get_policy, weights_for
 from games.austerity.simulate import play
-from games.core import InvalidConfig, replay
+from games.core import InvalidConfig
+from games.registry import replay
 
 
 def test_a_config_without_levels_is_the_classic_game_exactly():

@@ -30,7 +30,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.core import InvalidConfig, get_engine
+from games.core import InvalidConfig
+from games.registry import get_engine
 from games.state_in_class import data
 from games.state_in_class.bots import POLICIES
 from games.state_in_class.simulate import balance_targets, pact_dilemma, simulate
