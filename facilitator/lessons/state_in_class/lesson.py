@@ -12,7 +12,16 @@ from django.utils.translation import gettext_lazy, ngettext
 from facilitator.errors import ServiceError
 from facilitator.kit import Ballot, Lesson, StepPlan
 from facilitator.kit.seating import SeatingPlan
-from facilitator.lessons.state_in_class import bots, messages, pacing, script, seating, undo
+from facilitator.lessons.state_in_class import (
+    bots,
+    messages,
+    pacing,
+    presenters,
+    script,
+    seating,
+    undo,
+)
+from facilitator.lessons.state_in_class import reports as debrief
 from facilitator.lessons.state_in_class.forms import OptionsForm
 from facilitator.lessons.state_in_class.stages import Stage
 from facilitator.models import Bag, BallotReceipt, ClassSession, Seat, Table, TeacherStep
@@ -127,13 +136,9 @@ class StateInClassLesson(Lesson):
         return {"can": seat_can(session, legal), "abstained": abstained(seat, table, session)}
 
     def projector_context(self, view: dict[str, Any], *, join_url: str = "") -> dict[str, Any]:
-        from facilitator.lessons.state_in_class import presenters
-
         return presenters.projector_context(view, join_url=join_url)
 
     def phone_context(self, view: dict[str, Any]) -> dict[str, Any]:
-        from facilitator.lessons.state_in_class import presenters
-
         return presenters.phone_context(view)
 
     def undone_notice(self, session: dict[str, Any]) -> str:
@@ -146,9 +151,7 @@ class StateInClassLesson(Lesson):
         messages.teacher_act(session, message)
 
     def reports(self) -> Any:
-        from facilitator.lessons.state_in_class import reports
-
-        return reports
+        return debrief
 
 
 def abstained(seat: Seat, table: Table, session: ClassSession) -> bool:
