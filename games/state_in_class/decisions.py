@@ -26,6 +26,7 @@ from typing import Any
 from games.core import BALLOT, CHOICE, MASTER_AUDIENCE, PUBLIC, SEAT, VOTERS, Decision
 from games.i18n import _
 from games.state_in_class import data
+from games.state_in_class.audiences import player_view, public_view
 from games.state_in_class.rules import check_decision, check_tally, vote_outcome
 from games.state_in_class.state import BUDGET_VOTE, PACT, TAX_VOTE, TIE_BREAK, GameState
 
@@ -72,8 +73,6 @@ def ballot_outcome(state: GameState, decision_id: str, tally: Mapping[str, int]
 def view(state: GameState, audience: str) -> dict[str, Any]:
     """The projector's (and the game master's: State in Class keeps nothing from the teacher
     that it keeps from the class) or one player's view."""
-    from games.state_in_class.audiences import player_view, public_view
-
     if audience in (PUBLIC, MASTER_AUDIENCE):
         return public_view(state)
     return player_view(state, audience)
