@@ -13,7 +13,8 @@ tie-breaks) live in its folder and build on these.
 """
 
 from facilitator.errors import ServiceError
-from facilitator.services.ballots import OUTCOME_ONLY_BELOW, ballot_cast, vote_close, vote_open
+from facilitator.services.ballots import OUTCOME_ONLY_BELOW, vote_close, vote_open
+from facilitator.services.casting import ballot_cast
 from facilitator.services.joining import (
     NICKNAME_MAX,
     clean_nickname,

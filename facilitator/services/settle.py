@@ -9,6 +9,7 @@ from typing import Any
 from facilitator import bags, parties
 from facilitator.log import apply_action, load_state, save_state
 from facilitator.models import Bag, ClassSession, Seat, Table, TableAction, TeacherStep
+from facilitator.services.ballots import everyone_voted, vote_close
 from facilitator.services.turns import table_seats
 
 Actor = TableAction.Actor
@@ -24,8 +25,6 @@ def table_settle(table: Table, session: ClassSession, step: TeacherStep | None,
     """Let bots make every decision now due, count a full bag, and save the snapshot.
     ``filled``: the open bag and its voters, as the caller read them under the table's lock
     (a ballot that filled the bag), so they are not read again."""
-    from facilitator.services.ballots import vote_close
-
     lesson = session.lesson
     state = load_state(table) if state is None else state
     seats = table_seats(table) if seats is None else seats
@@ -87,14 +86,3 @@ def bot_ballot(bag: Bag, seat: Seat, vote: Callable[[random.Random], str]) -> No
         raise bags.key_unreachable()
     bags.bag_cast(bag=bag, seat=seat, index=bag.options.index(option), key=key,
                   weight=bags.weight_of(bag, seat))
-
-
-def voters(seats: list[Seat]) -> int:
-    """How many tokens the table's bag takes: one per party (``facilitator.parties``)."""
-    return len(parties.parties(seats))
-
-
-def everyone_voted(seats: list[Seat], voted: set[int]) -> bool:
-    """Every party has its token in the bag."""
-    return all(any(m.pk in voted for m in group)
-               for group in parties.parties(seats).values())
