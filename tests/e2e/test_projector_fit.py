@@ -3,7 +3,7 @@
 
 Students here are light: each is its own cookie jar posting the phone's plain forms (the
 HTTP fallback of the phone page), so a class of 32 or 40 costs no browser. Everyone gives 3
-coins to the pact; one student per table votes (tax C, the budget rotating), which mostly
+coins to the pact; three students per table vote (a bag of fewer is never opened) (tax C, the budget rotating), which mostly
 keeps the State standing; the others abstain. Budget ties (two services
 with no votes) are decided from the console, as a teacher would for an absent decider.
 """
@@ -84,10 +84,11 @@ def start(teacher: Page, students: int, browser: Browser, server: str) -> list[S
     ui.press_next(teacher, "click")
     expect(teacher.locator(".board").first).to_be_visible()
     tables = teacher.locator(".board").count()
-    for table in range(tables):  # the first student seated at each table votes
-        name = teacher.locator(f"#table-{table + 1} .seats .nick").first.inner_text()
-        voter = next(s for s in class_ if s.nickname == name.strip())
-        voter.voter, voter.table = True, table
+    for table in range(tables):  # the first three students seated at each table vote
+        names = teacher.locator(f"#table-{table + 1} .seats .nick").all_inner_texts()[:3]
+        for name in names:
+            voter = next(s for s in class_ if s.nickname == name.strip())
+            voter.voter, voter.table = True, table
     return class_
 
 

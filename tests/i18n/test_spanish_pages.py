@@ -86,7 +86,7 @@ def test_a_spanish_lesson_from_the_lobby_to_the_final_count():
     spanish(lesson.projector(), "Se han unido 8 estudiantes", "Código de la sesión",
             "Escanea el código o entra en", "Al empezar se forma 1 mesa: 8.", "Empezar ▶")
     spanish(lesson.phone(), "¡Ya estás dentro, Ana!", "Espera a que tu profe empiece la partida.",
-            "Tu profe ve tu apodo y tu rol")
+            "Tu profe ve tu apodo", "Tu profe también ve tu rol")
 
     services.session_start(session=fresh(lesson.session), seed=5)
     spanish(lesson.projector(), "Pacto inicial", "0 de 8 han elegido su aportación al pacto",

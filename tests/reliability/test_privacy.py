@@ -40,8 +40,9 @@ from tests.reliability.support import cache_contents
 BASE_DIR = Path(__file__).resolve().parents[2]
 ADDRESS, FORWARDED = "203.0.113.77", "198.51.100.23"
 AGENT = "Mozilla/5.0 (UniqueTestPhone-7QX) SecretBrowser/9.9"
-SENTENCE = ("Your teacher sees your nickname and your role, never how you vote. Your coins "
-            "stay secret until the final count.")
+SENTENCE = "Your teacher sees your nickname and what you do in the game, never how you vote."
+# State in Class's own addition on its phones: roles and coins are that game's.
+GAME_SENTENCE = "Your teacher also sees your role; your coins stay secret until the final count."
 
 
 @pytest.mark.django_db
@@ -194,8 +195,10 @@ def test_privacy_the_phone_says_plainly_what_the_teacher_can_and_cannot_see(lang
     if language == "en":
         for page in (join_page, lobby):
             assert SENTENCE in page
+        assert GAME_SENTENCE in lobby and "coins" not in join_page  # the join page: any game
     else:
-        assert "Tu profe ve tu apodo y tu rol, pero nunca lo que votas." in lobby
+        assert "Tu profe ve tu apodo y lo que haces en la partida, pero nunca lo que votas." \
+            in lobby
 
 
 def run_command_line() -> list[str]:
