@@ -14,13 +14,13 @@ import hashlib
 import secrets
 import uuid
 from collections import Counter
-from typing import Any
 
 from django.db import IntegrityError, connection, transaction
 from django.utils.translation import gettext as _
 
 from facilitator import ballot_keys
 from facilitator.errors import ServiceError
+from facilitator.kept_reads import kept
 from facilitator.models import Bag, BallotReceipt, SealedBallot, Seat, Table, TeacherStep
 from facilitator.rows import Rows
 from facilitator.sealing import fingerprint, new_key, seal, unseal
@@ -100,17 +100,11 @@ def generation_of(key_ref: str) -> str:
 
 
 def open_bag(table: Table) -> Bag | None:
-    reads = _kept(table.pk)
+    reads = kept(table.pk)
     if reads is not None:  # a screen being rendered that has read the table already
         found = reads.open_bags.get(table.pk)
         return None if found is None else found.bag
     return Bag.objects.filter(table=table, status=Bag.Status.OPEN).first()
-
-
-def _kept(table_id: int) -> Any:
-    from facilitator import table_reads  # it reads bags with this module's help
-
-    return table_reads.kept(table_id)
 
 
 def open_bag_voters(table: Table) -> tuple[Bag | None, set[int]]:
@@ -167,7 +161,7 @@ def bag_cast(*, bag: Bag, seat: Seat, index: int, key: bytes, weight: int = 1) -
 
 
 def voter_ids(bag: Bag) -> set[int]:
-    reads = _kept(bag.table_id)
+    reads = kept(bag.table_id)
     if reads is not None:
         found = reads.open_bags.get(bag.table_id)
         if found is not None and found.bag.pk == bag.pk:

@@ -43,7 +43,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from pydantic import TypeAdapter, ValidationError
 
-from facilitator import broadcast, messages, presence, selectors, services, table_reads
+from facilitator import broadcast, kept_reads, messages, presence, selectors, services
 from facilitator.errors import ServiceError
 from facilitator.language import phone_language
 from facilitator.lessons import lesson_for
@@ -220,7 +220,7 @@ class LessonConsumer(AsyncJsonWebsocketConsumer):
 
     def _render_then_tidy(self) -> dict[str, Any]:
         try:
-            with table_reads.screen_reads():  # the tables read once for this screen
+            with kept_reads.screen_reads():  # the tables read once for this screen
                 return self.render()
         finally:
             close_old_connections()  # in the render's own context (the wrapper's may differ)

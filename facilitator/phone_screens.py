@@ -6,7 +6,7 @@ screen read the same table again: its seats, presence, open bag, game state and,
 Austerity, the year's bags and counts (half of an Austerity ballot's CPU,
 docs/performance.md). Here the screens asked for while the render thread is busy, or within
 the same few turns of the event loop, are rendered in one job, inside one
-``table_reads.screen_reads()``: what a screen reads of a table is read once for them all.
+``kept_reads.screen_reads()``: what a screen reads of a table is read once for them all.
 
 What this guarantees:
 
@@ -32,7 +32,7 @@ from typing import Any, Protocol
 from channels.db import database_sync_to_async
 from django.db import close_old_connections
 
-from facilitator import table_reads
+from facilitator import kept_reads
 
 # Turns of the event loop a new job waits for more phones: a count's refresh reaches each
 # phone's consumer a few turns after the message (the layer's queue, then the consumer's
@@ -51,7 +51,7 @@ def render_together(screens: list[Screen], deliver: Deliver) -> None:
     """Render each screen in turn within one set of kept reads; ``deliver(i, frame)`` (or
     ``deliver(i, error)``) as each is done. Runs in the render thread."""
     try:
-        with table_reads.screen_reads():
+        with kept_reads.screen_reads():
             for i, screen in enumerate(screens):
                 try:
                     frame: Any = screen.render()

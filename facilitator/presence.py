@@ -20,6 +20,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 
 from facilitator.clock import now
+from facilitator.kept_reads import kept_online
 from facilitator.models import Presence
 
 PROCESS = secrets.token_hex(8)
@@ -58,9 +59,7 @@ def online(seat_ids: Iterable[int]) -> set[int]:
     ids = list(seat_ids)
     if not ids:
         return set()
-    from facilitator import table_reads  # reads presence with the tables, for the screens
-
-    kept = table_reads.kept_online(ids)
+    kept = kept_online(ids)  # read with the tables, for the screen being rendered
     if kept is not None:
         return kept
     return set(Presence.objects.filter(seat_id__in=ids, sockets__gt=0,

@@ -16,12 +16,13 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
-from facilitator import parties, presence, privacy, table_reads
+from facilitator import kept_reads, parties, presence, privacy
 from facilitator.errors import ServiceError
+from facilitator.kept_reads import TableReads
 from facilitator.log import engine_of, load_view_state
 from facilitator.models import ClassSession, Seat, Table
 from facilitator.services import hash_token, timer_left
-from facilitator.table_reads import TableReads, read_seat, read_seat_by_token, read_tables
+from facilitator.table_reads import read_seat, read_seat_by_token, read_tables
 from games.core import PUBLIC
 
 
@@ -128,8 +129,8 @@ def _seat_view(seat: Seat) -> dict[str, Any]:
     assert table is not None
     # Its seats, presence and open bag (four statements), and its state: read once for the
     # phones rendered together (``phone_screens``).
-    reads = table_reads.kept(table.pk) or read_tables(table=table)
-    state = table_reads.remembered(("view_state", table.pk),
+    reads = kept_reads.kept(table.pk) or read_tables(table=table)
+    state = kept_reads.remembered(("view_state", table.pk),
                                    lambda: load_view_state(table, reads.voter_names(table)))
     engine = engine_of(table)
     view["seat"]["table"] = table.number

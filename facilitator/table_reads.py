@@ -6,26 +6,23 @@ docs/performance.md). ``TableReads`` reads them for the whole lesson (or one tab
 the tables with their snapshots, their seats, which seats are online, and each open bag with
 the seats whose token is in it. Read-only, for the selectors; it never sees a sealed ballot.
 
-Within ``screen_reads()`` (one screen being rendered, which writes nothing) those reads are
-kept: ``table_seats``, ``bags.open_bag``, ``bags.voter_ids`` and ``presence.online`` answer
-from them, and a module may keep its own reads with ``remembered``. Outside it every call
-reads the database, as services must.
+Within ``kept_reads.screen_reads()`` (one screen being rendered, which writes nothing) those
+reads are kept (``kept_reads.keep``): ``table_seats``, ``bags.open_bag``, ``bags.voter_ids`` and
+``presence.online`` answer from them. Outside it every call reads the database, as services
+must.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Hashable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
-from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any
 
 from django.db import connection
 
 from facilitator import bags, presence
 from facilitator.clock import now
+from facilitator.kept_reads import OpenBag, TableReads, keep
 from facilitator.models import Bag, BallotReceipt, ClassSession, Presence, Seat, Table
 from facilitator.rows import Rows
 
@@ -35,83 +32,6 @@ SESSION = Rows(ClassSession)
 BAG = bags.BAG
 OPEN = Bag.Status.OPEN.value
 _BAG_TABLE = BAG.attnames.index("table_id")
-T = TypeVar("T")
-_scope: ContextVar[dict[Hashable, Any] | None] = ContextVar("screen_reads", default=None)
-
-
-@contextmanager
-def screen_reads() -> Iterator[None]:
-    """Render one screen: what it reads of the tables is read once (see the module)."""
-    token = _scope.set({}) if _scope.get() is None else None
-    try:
-        yield
-    finally:
-        if token is not None:
-            _scope.reset(token)
-
-
-def remembered(key: Hashable, read: Callable[[], T]) -> T:
-    """``read()``, once per screen being rendered (every time outside ``screen_reads``)."""
-    memo = _scope.get()
-    if memo is None:
-        return read()
-    if key not in memo:
-        memo[key] = read()
-    return memo[key]  # type: ignore[no-any-return]
-
-
-def kept(table_id: int) -> TableReads | None:
-    """The reads of table ``table_id`` kept for the screen being rendered, if any."""
-    memo = _scope.get()
-    return None if memo is None else memo.get(("table", table_id))
-
-
-def kept_online(seat_ids: list[int]) -> set[int] | None:
-    """Which of ``seat_ids`` are online, if every one is a seat of a table already read."""
-    memo = _scope.get()
-    if memo is None or not seat_ids:
-        return None
-    known: set[int] = memo.get("seats", set())
-    if not known.issuperset(seat_ids):
-        return None
-    online: set[int] = memo.get("online", set())
-    return online.intersection(seat_ids)
-
-
-@dataclass
-class OpenBag:
-    bag: Bag
-    generation: str
-    voters: list[tuple[int, str]] = field(default_factory=list)  # (seat id, player), by seat
-
-    @property
-    def decision(self) -> str:
-        return self.bag.decision
-
-
-@dataclass
-class TableReads:
-    """One lesson's tables (or one table) and what the screens need of each."""
-
-    tables: list[Table]
-    seats: dict[int, list[Seat]]  # by table id, in seat order
-    online: set[int]
-    open_bags: dict[int, OpenBag]  # by table id
-
-    def roster_seats(self, table: Table) -> list[Seat]:
-        return self.seats.get(table.pk, [])
-
-    def voter_names(self, table: Table) -> dict[str, list[str]]:
-        """The open bag's voters by decision (as ``log._bag_voters`` gives them)."""
-        bag = self.open_bags.get(table.pk)
-        if bag is None or not bag.voters:
-            return {}
-        return {bag.decision: [name for _seat, name in bag.voters]}
-
-    def bag_info(self, table: Table) -> dict[str, str]:
-        bag = self.open_bags.get(table.pk)
-        return {"reopened": "", "bag": ""} if bag is None else {
-            "reopened": bag.bag.reopened, "bag": bag.generation}
 
 
 _SEAT_SQL = (f"SELECT {SEAT.columns('x')}, {SESSION.columns('s')}, {TABLE.columns('t')} "
@@ -224,19 +144,8 @@ def read_tables(*, session: ClassSession | None = None, table: Table | None = No
     for bag in open_bags.values():  # listed by seat, never in the order of casting
         bag.voters.sort(key=lambda v: (order[v[0]], v[0]))
     reads = TableReads(tables, seats, online, open_bags)
-    _keep(reads)
+    keep(reads)
     return reads
-
-
-def _keep(reads: TableReads) -> None:
-    memo = _scope.get()
-    if memo is None:
-        return
-    for table in reads.tables:
-        memo[("table", table.pk)] = reads
-    memo.setdefault("seats", set()).update(s.pk for group in reads.seats.values()
-                                           for s in group)
-    memo.setdefault("online", set()).update(reads.online)
 
 
 def _seen_since() -> datetime:

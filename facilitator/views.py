@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from facilitator import (
+    kept_reads,
     lessons,
     messages,
     network,
@@ -26,7 +27,6 @@ from facilitator import (
     ratelimit,
     selectors,
     services,
-    table_reads,
 )
 from facilitator.consumers import SEAT_COOKIE
 from facilitator.errors import ServiceError
@@ -140,7 +140,7 @@ def play(request: HttpRequest, error: ServiceError | None = None) -> HttpRespons
         return redirect("join")
     get_token(request)  # the CSRF cookie, for forms the websocket pushes later
     with translation.override(phone_language(request.COOKIES, seat.session.language)), \
-            table_reads.screen_reads():
+            kept_reads.screen_reads():
         view = selectors.seat_view(seat)  # in the language too: it names the lesson
         context = {**phone_context(view), "error": error.message if error else None}
         return render(request, "play/phone.html", context, status=error.status if error else 200)
@@ -230,7 +230,7 @@ def lesson_new(request: HttpRequest) -> HttpResponse:
 def console(request: HttpRequest, session_id: int) -> HttpResponse:
     session = _owned(request, session_id)
     get_token(request)  # the CSRF cookie, for forms the websocket pushes later
-    with translation.override(session.language), table_reads.screen_reads():
+    with translation.override(session.language), kept_reads.screen_reads():
         view = selectors.projector_view(session)  # in the language too: it names the lesson
         context = projector_context(view, join_url=join_url(request, session.join_code))
         return render(request, "facilitator/console.html", context)

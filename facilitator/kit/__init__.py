@@ -29,6 +29,7 @@ each part guarantees, and how a module uses it: docs/modules.md.
 from typing import Any
 
 from facilitator import clock, presence
+from facilitator.kept_reads import remembered
 from facilitator.kit import bags, broadcast, charts, parties, reports, seating
 from facilitator.lessons.base import Ballot, Lesson, StepPlan
 from facilitator.log import (
@@ -47,7 +48,6 @@ from facilitator.services import seat_turn, table_settle, vote_close, vote_open
 from facilitator.services.sessions import check_can_drive, last_step, locked_session, record_step
 from facilitator.services.settle import bot_ballot
 from facilitator.services.turns import table_seats
-from facilitator.table_reads import remembered
 
 __all__ = [
     "Ballot",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import connection
 from django.utils.translation import gettext as _
 
-from facilitator import parties, table_reads
+from facilitator import kept_reads, parties
 from facilitator.errors import ServiceError
 from facilitator.models import ClassSession, Seat, Table
 from facilitator.rows import Rows
@@ -48,7 +48,7 @@ def _locked_table(seat_id: int) -> Table | None:
 def table_seats(table: Table) -> list[Seat]:
     """The table's seats, read once per service call (they do not change within one); on a
     screen being rendered, those it has read already (``table_reads``)."""
-    reads = table_reads.kept(table.pk)
+    reads = kept_reads.kept(table.pk)
     if reads is not None:
         return list(reads.roster_seats(table))
     return sorted(table.seats.all(), key=lambda s: s.position or 0)

@@ -12,7 +12,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from facilitator import clock, services, table_reads
+from facilitator import clock, kept_reads, services
 from facilitator.consumers import SeatConsumer
 from facilitator.errors import ServiceError
 from facilitator.lessons.austerity import motions
@@ -62,7 +62,7 @@ def alone(screens: list[SeatConsumer]) -> list[dict[str, Any]]:
     """Each screen as a socket rendered it before: in reads of its own."""
     frames = []
     for screen in screens:
-        with table_reads.screen_reads():
+        with kept_reads.screen_reads():
             frames.append(screen.render())
     return frames
 

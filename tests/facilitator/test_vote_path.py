@@ -18,7 +18,7 @@ from channels.layers import get_channel_layer
 from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 
-from facilitator import bags, broadcast, presence, selectors, services, table_reads
+from facilitator import bags, broadcast, kept_reads, presence, selectors, services, table_reads
 from facilitator.bags import BAG
 from facilitator.consumers import SeatConsumer, TeacherConsumer
 from facilitator.models import Bag, ClassSession, Seat, Table
@@ -110,7 +110,7 @@ def test_fixed_sql_reads_the_same_instances_as_the_orm() -> None:
 @pytest.mark.django_db
 def test_a_projector_screen_reads_every_table_in_a_few_statements() -> None:
     session = at_the_tax_vote(students=32)  # four tables
-    with CaptureQueriesContext(connection) as queries, table_reads.screen_reads():
+    with CaptureQueriesContext(connection) as queries, kept_reads.screen_reads():
         view = selectors.projector_view(session)
     assert len(view["tables"]) == 4
     # the session's own lines, then the tables, seats, presence and open bags, once for all
@@ -122,7 +122,7 @@ def test_a_projector_screen_reads_every_table_in_a_few_statements() -> None:
 def test_a_phone_screen_reads_its_table_in_a_few_statements() -> None:
     session = at_the_tax_vote()
     seat = voter(session)
-    with CaptureQueriesContext(connection) as queries, table_reads.screen_reads():
+    with CaptureQueriesContext(connection) as queries, kept_reads.screen_reads():
         view = selectors.held_seat_view(seat, seat.token_hash)
     assert view is not None and view["table"]["number"] == 1
     assert len(statements(queries)) <= 7, statements(queries)
@@ -133,7 +133,7 @@ def test_reads_are_kept_only_within_one_screen() -> None:
     session = at_the_tax_vote()
     seat = voter(session)
     table = seat.table
-    with table_reads.screen_reads():
+    with kept_reads.screen_reads():
         selectors.held_seat_view(seat, seat.token_hash)
         with CaptureQueriesContext(connection) as queries:
             assert services.table_seats(table)
@@ -145,7 +145,7 @@ def test_reads_are_kept_only_within_one_screen() -> None:
     with CaptureQueriesContext(connection) as queries:
         assert bags.voter_ids(bag) == {seat.pk}
     assert len(statements(queries)) == 1
-    with table_reads.screen_reads():
+    with kept_reads.screen_reads():
         view = selectors.held_seat_view(seat, seat.token_hash)
     assert view is not None and view["game"]["vote"]["voted"] == 1
 
