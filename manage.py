@@ -11,7 +11,8 @@ import sys
 
 def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "stateinclass.settings")
-    from facilitator.management.database import run_command
+    # Imported once the settings module is named, as Django's own manage.py does.
+    from facilitator.management.database import run_command  # noqa: PLC0415
 
     sys.exit(run_command(sys.argv))
 

@@ -67,6 +67,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+import psycopg
+from psycopg import sql
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -292,9 +295,6 @@ def scratch_database(kind: str, tmp: Path, pg_url: str) -> Iterator[str]:
     if kind == "sqlite":
         yield f"sqlite:///{tmp / 'bench.sqlite3'}"
         return
-    import psycopg
-    from psycopg import sql
-
     name = f"sic_bench_{secrets.token_hex(4)}"
     admin_url = with_database(pg_url, "postgres")
     with psycopg.connect(admin_url, autocommit=True, connect_timeout=10) as admin:

@@ -42,7 +42,7 @@ from urllib.parse import urljoin, urlsplit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench import harness  # noqa: E402
+from bench import harness, live  # noqa: E402
 from bench.harness import HOST, Burst, Server, Voter  # noqa: E402
 
 OTREE_VERSION = "6.0.15"
@@ -491,8 +491,6 @@ def main(argv: list[str] | None = None) -> int:
 
     ours_path = (args.ours or harness.RESULTS / f"live-{args.scenario}.json").resolve()
     if args.run_ours:
-        from bench import live
-
         live_argv = ["--scenario", args.scenario, "--repeat", str(cfg["repeat"]), "--spread",
                      str(cfg["spread"]), "--seed", str(args.seed)]
         live.run(live.parse_args(live_argv + (["--no-pin"] if args.no_pin else [])))

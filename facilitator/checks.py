@@ -7,15 +7,15 @@ from typing import Any
 from django.conf import settings
 from django.core.checks import Error, Warning, register
 
+from facilitator.ballot_keys import redis_persistence_problems
+
 
 @register(deploy=True)
 def ballot_keys_stay_in_memory(app_configs: Any = None, **kwargs: Any) -> list[Any]:
     url = getattr(settings, "REDIS_URL", "")
     if not url:
         return []
-    import redis
-
-    from facilitator.ballot_keys import redis_persistence_problems
+    import redis  # noqa: PLC0415  (loaded only by a deploy check with REDIS_URL)
 
     try:
         client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)

@@ -13,9 +13,13 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
+from django.core import management
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
+from django.db.migrations.executor import MigrationExecutor
 from django.utils import translation
 from django.utils.translation import gettext as _
+
+from facilitator.management.teacher import teacher_language
 
 # Commands that create or inspect migrations: their database errors are shown as they are.
 MIGRATION_COMMANDS = frozenset({
@@ -45,8 +49,6 @@ def migrations_pending(alias: str = DEFAULT_DB_ALIAS) -> bool:
     False when that cannot be told (the server does not answer, for instance): the caller
     then shows the original error.
     """
-    from django.db.migrations.executor import MigrationExecutor
-
     connections.close_all()  # a connection may be left in a failed transaction
     try:
         executor = MigrationExecutor(connections[alias])
@@ -59,8 +61,6 @@ def migrations_pending(alias: str = DEFAULT_DB_ALIAS) -> bool:
 
 def not_set_up_message(argv: Sequence[str]) -> str:
     """The sentence for the teacher, in their language (see ``facilitator.management.teacher``)."""
-    from facilitator.management.teacher import teacher_language
-
     with translation.override(teacher_language(language_option(argv))):
         return _("The database is not set up: run `make run` once (on a server: "
                  "`python manage.py migrate`).")
@@ -68,10 +68,8 @@ def not_set_up_message(argv: Sequence[str]) -> str:
 
 def run_command(argv: Sequence[str]) -> int:
     """Run a ``manage.py`` command line; the exit status (Django exits itself on CommandError)."""
-    from django.core.management import execute_from_command_line
-
     try:
-        execute_from_command_line(list(argv))
+        management.execute_from_command_line(list(argv))
     except DatabaseError:
         if command_name(argv) in MIGRATION_COMMANDS or not migrations_pending():
             raise
