@@ -7,7 +7,7 @@ from typing import Any
 from django.conf import settings
 from django.core.checks import Error, Warning, register
 
-from facilitator.ballot_keys import redis_persistence_problems
+from facilitator import ballot_keys
 
 
 @register(deploy=True)
@@ -19,7 +19,7 @@ def ballot_keys_stay_in_memory(app_configs: Any = None, **kwargs: Any) -> list[A
 
     try:
         client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
-        problems = redis_persistence_problems(client)
+        problems = ballot_keys.redis_persistence_problems(client)
     except (redis.RedisError, OSError) as exc:
         return [Warning(f"Cannot reach Redis to check it keeps ballot keys off disk: {exc}",
                         id="facilitator.W001")]
