@@ -3,9 +3,10 @@
 
 Students here are light: each is its own cookie jar posting the phone's plain forms (the
 HTTP fallback of the phone page), so a class of 32 or 40 costs no browser. Everyone gives 3
-coins to the pact; three students per table vote (a bag of fewer is never opened) (tax C, the budget rotating), which mostly
-keeps the State standing; the others abstain. Budget ties (two services
-with no votes) are decided from the console, as a teacher would for an absent decider.
+coins to the pact; three students per table vote (tax C, the budget rotating; a bag of fewer
+is never opened), which mostly keeps the State standing; the others abstain. Budget ties
+(two services with no votes) are decided from the console, as a teacher would for an absent
+decider.
 """
 
 from __future__ import annotations
