@@ -107,7 +107,11 @@ def test_each_press_reveals_one_card_and_only_its_consequences() -> None:
                 assert ("Read your card aloud" in screen) == (i < read), (read, i)
                 if i >= read:
                     assert f"Midlife: {names[d['player']]}" not in screen
-            if expected >= data.FAIL_TENSION:
+            if expected >= data.FAIL_TENSION:  # every phone is told, a card read or not
+                for seat in seats.values():
+                    screen = phone(seat)
+                    assert "the State has failed" in screen
+                    assert "Class changes happen" not in screen
                 break
             label = "Next card ▶" if read < len(draws) else "End of the Crossroads ▶"
             assert label in html
