@@ -294,7 +294,10 @@ def class_change_text(change: dict[str, Any], names: dict[str, str]) -> str:
 
 
 def final_block(final: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    """The final count for the screens; players on the same score share their place, as the
+    rulebook has them share the victory ("1, 1, 3")."""
     ranking = sorted(final["players"].items(), key=lambda kv: -kv[1]["score"])
+    scores = [p["score"] for _n, p in ranking]
     return {
         "failed": final["failed"], "legacy": final["legacy"], "levels_sum": final["levels_sum"],
         "tension": final["tension"], "pact_total": final["pact_total"],
@@ -304,6 +307,7 @@ def final_block(final: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
             "coins": p["coins"], "pact": p["pact"], "score": p["score"],
             "goal": _(data.GOAL_NAMES[p["goal"]]), "exclusions": p["exclusions"],
             "breakdown": p["breakdown"], "winner": n in final["winners"],
+            "place": 1 + sum(s > p["score"] for s in scores),
         } for n, p in ranking],
     }
 
