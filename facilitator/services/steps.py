@@ -116,9 +116,13 @@ def session_undo(*, session: ClassSession, expected: str | None = None) -> Class
     seat_ids = list(session.seats.values_list("pk", flat=True))
     # A bag this step counted is reopened empty: its ballots were published in a tally and
     # must never be counted again (count, undo, one more ballot, count would reveal it).
-    counted = [b.pk for b in Bag.objects.filter(counted_by=step)]
-    # Students' ballots in a bag this step opened are discarded with it.
-    had_votes = BallotReceipt.objects.filter(bag__step=step, seat__is_bot=False).exists()
+    counted_bags = list(Bag.objects.filter(counted_by=step).select_related("table"))
+    counted = [b.pk for b in counted_bags]
+    # Students' ballots in a bag this step opened are discarded with it. Each table is told
+    # what happened to its own bag (``undone["discarded_at"]``).
+    discarded_at = sorted({b.table.number for b in counted_bags} | set(
+        BallotReceipt.objects.filter(bag__step=step, seat__is_bot=False)
+        .values_list("bag__table__number", flat=True)))
     bags.bags_destroyed(list(Bag.objects.filter(step=step, status=Bag.Status.OPEN)))
     bags.counts_remembered(list(Bag.objects.filter(step=step)))
     if step.kind == "start":
@@ -132,7 +136,8 @@ def session_undo(*, session: ClassSession, expected: str | None = None) -> Class
     for bag in Bag.objects.filter(pk__in=counted):
         bags.bag_reopen(bag=bag, reason=bags.UNDONE)
     session.undone = {"kind": step.kind, "stage": step.stage_after, "round": step.round_after,
-                      "from": step.stage_before, "discarded": bool(counted) or had_votes}
+                      "from": step.stage_before, "discarded": bool(discarded_at),
+                      "discarded_at": discarded_at, "tables": len(tables)}
     session.save(update_fields=["undone"])
     if step.kind != "start":
         for table in tables:

@@ -534,9 +534,14 @@ def projector_context(view: dict[str, Any], *, join_url: str = "") -> dict[str, 
 
 def phone_context(view: dict[str, Any]) -> dict[str, Any]:
     session = view["session"]
+    number = view["seat"].get("table")
+    undone = session.get("undone") or {}
+    # A phone hears of an Undo only where it discarded the votes at its own table.
+    discarded_here = (number in undone["discarded_at"] if "discarded_at" in undone
+                      else bool(undone.get("discarded")))
     ctx: dict[str, Any] = {"session": session, "seat": view["seat"], "can": view.get("can", {}),
-                           "undone": undo.undone_notice(session)
-                           if (session.get("undone") or {}).get("discarded") else "",
+                           "undone": undo.undone_notice(session, table=number)
+                           if discarded_here else "",
                            "stage_label": dict(Stage.choices).get(session["stage"])}
     game = view.get("game")
     if not game:
