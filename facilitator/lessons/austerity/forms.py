@@ -22,6 +22,20 @@ class OptionsForm(forms.Form):
         label=_("Difficulty"), initial="easy",
         choices=[("easier", _("Easier (two more Income cubes)")), ("easy", _("Easy")),
                  ("normal", _("Normal")), ("hard", _("Hard"))])
+    levels = forms.ChoiceField(
+        label=_("Difficulty levels"), initial=lesson_options.OURS, required=False,
+        choices=[(lesson_options.OURS, _("This edition's levels")),
+                 (lesson_options.CLASSIC, _("Classic levels (from the fan-made computer "
+                                            "version)"))],
+        help_text=_("This edition's levels set each scenario's starting bag and tracks so "
+                    "that Easy is easy. The Classic levels only add Debt or Crime cubes."))
+    min_years = forms.TypedChoiceField(
+        label=_("Shortest game"), coerce=int, empty_value=None, required=False,
+        initial=lesson_options.DEFAULTS["min_years"],
+        choices=[(2, _("At least 2 years")), (3, _("At least 3 years")),
+                 (4, _("At least 4 years")), ("", _("Off: the rulebook's game"))],
+        help_text=_("Our rule: a country cannot win before the Year End of that year, so the "
+                    "class plays several budgets. Losing can still happen at any time."))
     country = forms.ChoiceField(label=_("Country"), initial="", required=False,
                                 choices=lesson_options.country_choices)
     extra_institutions = forms.BooleanField(label=_("Extra institutions"), required=False,
@@ -60,6 +74,8 @@ class OptionsForm(forms.Form):
         data = self.cleaned_data
         return {"seating": data["seating"], "scenario": data["scenario"],
                 "difficulty": data["difficulty"], "country": data["country"] or None,
+                "levels": data.get("levels") or lesson_options.OURS,
+                "min_years": data.get("min_years"),
                 "extra_institutions": data["extra_institutions"],
                 "policies": data["policies"], "year_limit": data["year_limit"],
                 "bots_allowed": data["bots_allowed"], "same_start": data["same_start"],

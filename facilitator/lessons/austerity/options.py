@@ -14,6 +14,12 @@ from games.austerity import data
 TABLES, CLASS = "tables", "class"
 RANDOM = "random"
 DIFFICULTIES = ("easier", *data.DIFFICULTIES)
+# Whose difficulty levels: our edition's (each level sets the starting bag and tracks) or the
+# Classic ones (the fan port's); and the lesson length rule (ours): no win before the Year End
+# of that year, None = the rulebook's game (docs/engines/austerity.md).
+OURS, CLASSIC = "ours", "classic"
+LEVELS = (OURS, CLASSIC)
+MIN_YEARS = (2, 3, 4)
 # Each timed wait's default seconds: the minister's decisions by kind ("draw" is the window
 # for Actions before the next pair is drawn) and every table ballot (a budget item, a motion,
 # a decision the table votes on). docs/modules.md gives the pace they make.
@@ -28,7 +34,7 @@ DEFAULTS: dict[str, Any] = {
     "seating": TABLES, "scenario": data.ECONOMIC_CRASH, "difficulty": "easy", "country": None,
     "extra_institutions": False, "policies": False, "year_limit": None, "bots_allowed": True,
     "bot_policy": "sensible", "same_start": False, "portfolios": False,
-    "timers": DEFAULT_TIMERS,
+    "timers": DEFAULT_TIMERS, "levels": OURS, "min_years": 3,
 }
 
 
@@ -64,6 +70,14 @@ def check(options: dict[str, Any]) -> None:
     if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool)
                               or not 1 <= limit <= 20):
         raise bad(_("The year limit must be between 1 and 20 years."))
+    if options["levels"] not in LEVELS:
+        raise bad(_("Choose this edition's levels or the Classic levels."))
+    least = options["min_years"]
+    if least is not None and (isinstance(least, bool) or least not in MIN_YEARS):
+        raise bad(_("A country may be kept from winning for 2, 3 or 4 years, or not at all."))
+    if least is not None and limit is not None and limit < least:
+        raise bad(_("The year limit cannot come before the shortest lesson: a country could "
+                    "never win."))
     if options["bot_policy"] not in engine_bots.POLICIES:
         raise bad(_("Unknown bot behaviour."))
     check_timers(options["timers"])
@@ -95,9 +109,14 @@ def table_seeds(options: dict[str, Any], seeds: list[int]) -> list[int]:
 
 def table_config(options: dict[str, Any]) -> dict[str, Any]:
     """The engine config of every table: the whole table is the engine's one player,
-    ``"government"``, so no player names go in (``docs/engines/austerity.md``)."""
+    ``"government"``, so no player names go in (``docs/engines/austerity.md``). Every new
+    table names its ``levels`` and ``min_years`` (the engine reads a config without them as
+    an older record: the Classic levels, no length rule); a lesson stored before these
+    options gets this edition's defaults."""
     config: dict[str, Any] = {"scenario": options["scenario"],
                               "difficulty": options["difficulty"],
+                              "levels": options.get("levels", DEFAULTS["levels"]),
+                              "min_years": options.get("min_years", DEFAULTS["min_years"]),
                               "extra_institutions": options["extra_institutions"],
                               "policies": options["policies"]}
     if options["country"] is not None:
