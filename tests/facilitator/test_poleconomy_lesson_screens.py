@@ -272,16 +272,24 @@ def test_an_undone_count_says_so_on_the_projector_and_asks_the_phones_again() ->
     assert "Parliament: do you consent?" in lesson.phone_page(pm)
 
 
-def test_the_replayed_board_takes_a_firm_off_the_auction_once_its_auction_is_shown() -> None:
-    from facilitator.lessons.poleconomy.presenters import board_as_shown
+def test_the_projectors_replayed_board_is_the_engines_board_so_far_at_every_step() -> None:
+    from facilitator.lessons.poleconomy.presenters import replay
+    from facilitator.log import record_actions
+    from games.core import PUBLIC
+    from games.poleconomy import views
 
-    before = {"players": [{"name": "Ana", "firms": [], "cash": 50, "position": 0}],
-              "owners": {}, "auction": ["c1", "c2"], "bank": 100, "treasury": 0}
-    won = board_as_shown(before, [{"type": "auction", "firm": "c1", "winner": "Ana"}])
-    assert won["auction"] == ["c2"] and won["players"][0]["firms"] == ["c1"]
-    declined = board_as_shown(before, [{"type": "not_bought", "player": "Ana", "firm": "c3"}])
-    assert declined["auction"] == ["c1", "c2", "c3"]
-    assert before["auction"] == ["c1", "c2"]  # the stored board is never changed
+    lesson = Lesson()
+    lesson.start()
+    lesson.to_proposal()
+    lesson.advance()
+    lesson.advance()  # the close: the replay's first step
+    table, full = lesson.table, views.view(lesson.state(), PUBLIC)
+    while lesson.now.stage == script.REPLAY:
+        shown = script.beats_shown(lesson.now)
+        board = replay(table, full, 1, shown)["board"]
+        assert board == views.view_so_far(table.config, table.seed, record_actions(table),
+                                          PUBLIC, shown + 1, 1)
+        lesson.advance()
 
 
 def test_the_tax_rule_under_its_own_heading_does_not_say_tax_twice() -> None:

@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
@@ -22,14 +21,16 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from facilitator import kit
-from facilitator.kit import bags, load_state, parties
+from facilitator.kit import bags, load_state, parties, record_actions, remembered
 from facilitator.kit.seating import SeatingPlan
 from facilitator.lessons.poleconomy import events, orderform, rounds, script
 from facilitator.lessons.poleconomy import options as lesson_options
-from facilitator.lessons.poleconomy.models import PoliticsRequest, RoundBoard, Suggestion
+from facilitator.lessons.poleconomy.models import PoliticsRequest, Suggestion
 from facilitator.models import ClassSession, Seat, Table
+from games.core import PUBLIC
 from games.poleconomy import data
 from games.poleconomy import forms as engine_forms
+from games.poleconomy import views as engine_views
 from games.poleconomy.state import ORDERS
 
 ROLE_MARKS = {"pm": "PM", "minister": "M", "government": "G"}
@@ -130,92 +131,32 @@ def proposal_public(table: Table, round_: int, stage: str) -> dict[str, Any] | N
             "press_waiting": bool(proposal.press_release) and not approved}
 
 
+def so_far(table: Table, state: Any, round_: int, shown: int) -> Any:
+    """The game as the projector's replay of ``round_`` has shown it (``shown`` beats beyond
+    the first): the engine's ``state_so_far``, read once for the screens rendered together.
+    A table whose round was not played (its game ended before) is simply its state."""
+    if not script.beats(state, round_):
+        return state
+    return remembered(("pol_so_far", table.pk, round_, shown), lambda: (
+        engine_views.state_so_far(table.config, table.seed, record_actions(table),
+                                  shown + 1, round_)))
+
+
 def replay(table: Table, game: dict[str, Any], round_: int, shown: int) -> dict[str, Any]:
-    """The round's beats up to ``shown`` (0: the first), in words, the board as it stood
-    before the round, and whether every beat is shown (then the board after the round)."""
+    """The round's beats up to ``shown`` (0: the first), in words, and the board as the class
+    has seen it: the engine's state replayed up to the beat shown (every beat shown: the
+    board after the round)."""
     state = load_state(table)
     all_beats = script.beats(state, round_)
-    board = RoundBoard.objects.filter(table=table, round=round_).first()
     done = shown + 1 >= len(all_beats)
     proposal = rounds.proposal_of(table, round_)
     approved = proposal is not None and proposal.approved_by_id is not None
     lines = [[x for x in (events.line(e, approved) for e in beat) if x]
              for beat in all_beats[:shown + 1]]
-    if done or board is None:
-        shown_board = game
-    else:
-        shown_board = board_as_shown(board.board,
-                                     [e for beat in all_beats[:shown + 1] for e in beat])
+    shown_board = game if done else engine_views.view(so_far(table, state, round_, shown),
+                                                      PUBLIC)
     return {"beats": lines, "total": len(all_beats), "done": done, "shown": len(lines),
             "board": shown_board}
-
-
-def board_as_shown(before: dict[str, Any], shown: list[dict[str, Any]]) -> dict[str, Any]:
-    """The public board as it stood before the round, with the events shown so far played
-    on it (moves, money, purchases, insurance, Bonds, the index, the Cabinet): what the class
-    has seen, never a later turn's outcome. Once every beat is shown the engine's own board
-    replaces it."""
-    board = copy.deepcopy(before)
-    players = {p["name"]: p for p in board["players"]}
-
-    def give(firm: str, to: str | None) -> None:
-        for p in players.values():
-            if firm in p["firms"]:
-                p["firms"].remove(firm)
-        if to in players:
-            players[to]["firms"].append(firm)
-            board["owners"][firm] = to
-        else:
-            board["owners"].pop(firm, None)
-
-    for e in shown:
-        kind, who = e["type"], players.get(e.get("player", ""))
-        if kind == "move" and who:
-            who["position"] = e["to"]
-        elif kind == "transfer":
-            for account, sign in ((e["from"], -1), (e["to"], 1)):
-                if account in ("bank", "treasury"):
-                    board[account] += sign * e["amount"]
-                elif account.removeprefix("player:") in players:
-                    players[account.removeprefix("player:")]["cash"] += sign * e["amount"]
-        elif kind == "bought" and who:
-            give(e["firm"], who["name"])
-        elif kind == "auction" and e.get("winner"):
-            give(e["firm"], e["winner"])
-            if e["firm"] in board["auction"]:
-                board["auction"].remove(e["firm"])
-        elif kind == "not_bought" and e["firm"] not in board["auction"]:
-            board["auction"].append(e["firm"])
-        elif kind == "firm_lost":
-            give(e["firm"], None)
-        elif kind == "takeover" and e.get("result") == "success" and who:
-            give(e["firm"], who["name"])
-        elif kind == "index_moved":
-            board["index"].update(space=e["space"], effect=e["effect"], value=e["value"])
-        elif kind == "index_reversed":
-            board["index"]["direction"] = e["direction"]
-        elif kind == "insurance_bought" and who:
-            if e["kind"] == data.BUSINESS_INSURANCE:
-                who["business_insurance"] = True
-                board["insurance"]["business"] -= 1
-            else:
-                who["life_insurance"] += 1
-                board["insurance"]["life"] -= 1
-        elif kind == "bonds_bought" and who:
-            who["bonds"] += e["count"]
-            board["bonds"]["bank"] -= e["count"]
-        elif kind == "bonds_issued":
-            board["bonds"]["issued"] += e["count"]
-            board["bonds"]["bank"] += e["count"]
-        elif kind == "minister_appointed":
-            board["cabinet"].append(e["player"])
-        elif kind == "minister_dismissed" and e["player"] in board["cabinet"]:
-            board["cabinet"].remove(e["player"])
-        elif kind == "salaries_changed":
-            board["salaries"]["pm"] = e["pm"]
-        elif kind == "tax_changed":
-            board["tax"] = dict(e["rule"])
-    return board
 
 
 def consent_progress(table: Table) -> dict[str, Any] | None:
@@ -424,8 +365,9 @@ def seat_info(session: ClassSession, seat: Seat, table: Table) -> dict[str, Any]
     info: dict[str, Any] = {
         "can": {"orders": orders_open,
                 "propose": stage == script.PROPOSAL and state.phase == ORDERS and is_pm,
-                "party": state.phase == "parties",
-                "coalition": state.phase == "government"},
+                "party": stage == script.PARTIES and state.phase == "parties",
+                "coalition": stage in (script.PARTIES, script.GOVERNMENT)
+                and state.phase == "government"},
         "player": player, "is_pm": is_pm,
         "orders": {"sent": latest is not None, "orders": latest.orders if latest else None,
                    "by_master": latest.by_master if latest else False,
@@ -438,6 +380,9 @@ def seat_info(session: ClassSession, seat: Seat, table: Table) -> dict[str, Any]
                      and (is_pm or stage != script.PROPOSAL) else None),
         "others": [p.name for p in state.players if p.name != player],
     }
+    if stage == script.REPLAY:  # the phone shows what the projector has shown, no more
+        info["game_so_far"] = engine_views.view(
+            so_far(table, state, session.round, script.beats_shown(session)), player)
     seats = sorted(table.seats.all(), key=lambda s: s.position or 0)
     team = parties.members(seats, player)
     if len(team) > 1:  # the lesson's captain: a team's students take turns, never its bot
@@ -505,7 +450,9 @@ def reachable_rows(state: Any, player: str) -> dict[str, Any]:
 
 
 def phone_context(view: dict[str, Any]) -> dict[str, Any]:
-    game = view.get("game")
+    """During the replay the phone's board is the one the projector has shown so far
+    (``seat_info``'s ``game_so_far``): never a turn's outcome before the replay reaches it."""
+    game = (view.get("seat") or {}).get("game_so_far") or view.get("game")
     me = next((p for p in game["players"] if p["name"] == view["seat"].get("player")),
               None) if game else None
     reopened = (view.get("table") or {}).get("reopened", "")
