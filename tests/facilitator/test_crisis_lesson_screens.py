@@ -140,7 +140,7 @@ def test_the_planner_shows_the_engines_preview_and_its_reason_in_plain_words() -
     assert "disabled" in page and "Fix the plan first" in page
     crisis.plan_change(seat_id=chief.pk, decision=decision.id, op="clear")
     page = phone_html(chief)
-    assert "No Company works this round." in page
+    assert "This plan fails: no Company works this round" in page
     assert json.dumps({"type": "produce", "plan": []}, sort_keys=True) in page
 
 

@@ -41,9 +41,17 @@ class OptionsForm(forms.Form):
         help_text=_("Bots complete a team or a table; a team with nobody connected when its "
                     "turn's time runs out is played by a bot."))
 
+    bot_teams = forms.TypedChoiceField(
+        label=_("Rival bot teams at each table"), coerce=int, initial=0, required=False,
+        empty_value=0,
+        choices=[(0, _("None")), *[(n, str(n)) for n in lesson_options.BOT_TEAMS if n]],
+        help_text=_("Bots play whole companies against the students' teams: a class of 5 can "
+                    "play against two rival companies."))
+
     def options(self) -> dict[str, Any]:
         data = self.cleaned_data
         return {"team_size": data["team_size"], "difficulty": data["difficulty"],
                 "rounds": data["rounds"], "turn_seconds": data["turn_seconds"],
                 "production_seconds": data["production_seconds"],
-                "bots_allowed": data["bots_allowed"]}
+                "bots_allowed": data["bots_allowed"],
+                "bot_teams": data["bot_teams"]}

@@ -48,7 +48,8 @@ class CrisisLesson(Lesson):
 
     def seating(self, students: int, fill: str | None,
                 options_: dict[str, Any]) -> SeatingPlan | None:
-        return seating_plan(students, fill, int(options_.get("team_size") or 3))
+        return seating_plan(students, fill, int(options_.get("team_size") or 3),
+                            options.bot_teams(options_))
 
     def seating_error(self, students: int, fill: str | None, options_: dict[str, Any]) -> str:
         return seating_error(students, fill, int(options_.get("team_size") or 3))
@@ -85,6 +86,7 @@ class CrisisLesson(Lesson):
                 "rounds": script.rounds_of(session), "next_label": str(script.next_label(session)),
                 "crisis_tables": presenters.table_extras(session),
                 "team_size": int(session.options.get("team_size") or 3),
+                "bot_teams": options.bot_teams(session.options),
                 "bots_allowed": bool(session.options.get("bots_allowed", True))}
 
     def seat_info(self, session: ClassSession, seat: Seat, table: Table,

@@ -20,11 +20,12 @@ SHORT_ROUNDS = 5
 ROUND_COUNTS = (cards.ROUNDS, SHORT_ROUNDS)
 TURN_SECONDS = (0, 30, 45, 60, 90, 120)  # 0: no per-turn timer
 PRODUCTION_SECONDS = (0, 60, 90, 120, 180, 240)  # the Production stage's countdown
+BOT_TEAMS = (0, 1, 2, 3)  # rival bot teams at every table (a small class still has rivals)
 # 30-second turns by default: with 60 a table of five teams may need over two hours for 7
 # rounds (pacing.py; docs/engines/crisis.md, "How long a lesson takes").
 DEFAULTS: dict[str, Any] = {
     "team_size": 3, "difficulty": data.MEDIUM, "bots_allowed": True, "bot_policy": "sensible",
-    "rounds": cards.ROUNDS, "turn_seconds": 30, "production_seconds": 90,
+    "rounds": cards.ROUNDS, "turn_seconds": 30, "production_seconds": 90, "bot_teams": 0,
 }
 
 
@@ -53,6 +54,16 @@ def check(options: dict[str, Any]) -> None:
     if (options["production_seconds"] not in PRODUCTION_SECONDS
             or not _is_int(options["production_seconds"])):
         raise bad(_("Choose a Production timer from the list."))
+    bot_teams = options.get("bot_teams", 0)
+    if bot_teams not in BOT_TEAMS or not _is_int(bot_teams):
+        raise bad(_("A table has 0 to 3 bot teams."))
+    if bot_teams and options["bots_allowed"] is False:
+        raise bad(_("Bot teams need bots to be allowed."))
+
+
+def bot_teams(options: dict[str, Any]) -> int:
+    """The rival bot teams at each table (lessons made before the option: none)."""
+    return int(options.get("bot_teams") or 0)
 
 
 def table_config(names: list[str], options: dict[str, Any]) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from facilitator.kit import load_state, parties
-from facilitator.lessons.crisis import play, scoring, script, words
+from facilitator.lessons.crisis import costs, play, scoring, script, words
 from facilitator.lessons.crisis import services as crisis
 from facilitator.lessons.crisis.seating import seating_error, seating_plan
 from facilitator.models import ClassSession, Seat, Table
@@ -33,6 +33,7 @@ CLOSING_HINTS = {
                                "plan."),
     play.EXPORT: gettext_lazy("Next passes for every team still on Exports."),
 }
+TRACK_TOP = 45
 ANSWERS = {"place": ("place",), "resolve": ("resolve",), "produce": ("produce",),
            "export": ("pass", "export", "black_market")}
 
@@ -41,9 +42,16 @@ def as_json(action: dict[str, Any]) -> str:
     return json.dumps({k: v for k, v in action.items() if k != "player"}, sort_keys=True)
 
 
-def choice(action: dict[str, Any], game: dict[str, Any]) -> dict[str, Any]:
-    return {"label": words.move(action, game), "action": as_json(action),
-            "type": action["type"]}
+def choice(action: dict[str, Any], game: dict[str, Any],
+           state: GameState | None = None, team: str = "") -> dict[str, Any]:
+    """A move's button: its label and, with the state, the engine's preview of what it costs,
+    needs and earns (``costs``)."""
+    shown = {"label": words.move(action, game), "action": as_json(action),
+             "type": action["type"], "detail": "", "reason": "", "likely": True}
+    if state is not None:
+        found = costs.detail(state, team, action)
+        shown.update(detail=found["text"], reason=found["reason"], likely=found["likely"])
+    return shown
 
 
 def group_of(action: dict[str, Any]) -> str:
@@ -61,12 +69,19 @@ def group_of(action: dict[str, Any]) -> str:
 
 
 def grouped(choices: list[tuple[dict[str, Any], dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The buttons under their headings: the team's likely moves first (``costs.likely``),
+    then every other place in ``more`` groups the phone folds away."""
     groups: list[dict[str, Any]] = []
-    for action, shown in choices:
-        name = group_of(action)
-        if not groups or groups[-1]["name"] != name:
-            groups.append({"name": name, "choices": []})
-        groups[-1]["choices"].append(shown)
+    for more in (False, True):
+        for action, shown in choices:
+            if shown.get("likely", True) == more:
+                continue
+            name = group_of(action)
+            if not groups or groups[-1]["name"] != name or groups[-1]["more"] != more:
+                groups.append({"name": name, "choices": [], "more": more})
+            groups[-1]["choices"].append(shown)
+    for group in groups:
+        group["detailed"] = any(c.get("detail") or c.get("reason") for c in group["choices"])
     return groups
 
 
@@ -118,7 +133,7 @@ def seat_data(session: ClassSession, seat: Seat, table: Table) -> dict[str, Any]
     now = mine[0] if mine else None
     answering = [a for a in legal
                  if now is not None and a["type"] in ANSWERS[now.kind] and now.kind != "produce"]
-    choices = [choice(a, game) for a in answering]
+    choices = [choice(a, game, state, team) for a in answering]
     any_time = [choice(a, game) for a in legal if a["type"] in play.ANY_TIME] \
         if play.may_act_any_time(session, state, team) else []
     suggestions = [{"nickname": s.seat.nickname, "mine": s.seat_id == seat.pk,
@@ -127,13 +142,15 @@ def seat_data(session: ClassSession, seat: Seat, table: Table) -> dict[str, Any]
                    if now is not None and s.decision == now.id and
                    (s.action["type"] != "produce" or s.seat_id != seat.pk)]
     held = play.held_move(table, state)
+    groups = grouped(list(zip(answering, choices, strict=True)))
     return {
         "team": team, "letter": words.team_letter(state.names, team),
         "captain": parties.is_captain(seat, seats, play.round_of(session)),
         "decision": now.id if now else "", "kind": now.kind if now else "",
         "space": words.space(now.params.get("space", ""), game)
         if now is not None and now.kind == "resolve" else "",
-        "choices": choices, "groups": grouped(list(zip(answering, choices, strict=True))),
+        "choices": choices, "groups": groups,
+        "more": sum(len(g["choices"]) for g in groups if g["more"]),
         "any_time": any_time, "suggestions": suggestions,
         "planner": planner(state, seat, table, now.id, game)
         if now is not None and now.kind == "produce" else None,
@@ -166,7 +183,9 @@ def evaluation_of(game: dict[str, Any], round_: int) -> dict[str, Any] | None:
         return None
     ev = entry["evaluation"]
     names = list(game["players"])
-    return {"goal": ev["goal"], "delta": ev["delta"], "status": entry.get("status"),
+    delta = ev.get("delta")
+    return {"goal": ev["goal"], "delta": delta, "steps": abs(delta or 0),
+            "status": entry.get("status"),
             "status_start": entry.get("status_start"),
             "teams": [{"name": n, "letter": words.team_letter(names, n), "vp": ev["vp"][n],
                        "difference": ev["differences"][n], "met": ev["differences"][n] >= 0}
@@ -314,8 +333,12 @@ def projector_table(table: dict[str, Any], session: dict[str, Any],
 
 
 def track(status: int | None) -> list[dict[str, Any]]:
-    """The Crisis track 0–45 in its zones, the current step marked."""
-    return [{"n": n, "zone": crisis_data.zone(n), "on": n == status} for n in range(0, 46)]
+    """The Crisis track 0–45 in its zones, the current step marked; below 0 (a bankrupt
+    Axia) the marker stays on the track's first step, marked as below it."""
+    at = None if status is None else max(0, min(TRACK_TOP, status))
+    return [{"n": n, "zone": crisis_data.zone(n), "on": n == at,
+             "below": n == at and status is not None and status < 0}
+            for n in range(0, TRACK_TOP + 1)]
 
 
 def lobby_seating(students: int, session: dict[str, Any]) -> dict[str, Any] | None:
@@ -324,6 +347,19 @@ def lobby_seating(students: int, session: dict[str, Any]) -> dict[str, Any] | No
     if not students:
         return None
     size = int(session.get("team_size") or 3)
+    rivals = int(session.get("bot_teams") or 0)
+    if rivals:
+        plan = seating_plan(students, None, size, rivals)
+        if plan is None:
+            return {"needs_fill": True, "text": seating_error(students, None, size)}
+        bots = ngettext("%(n)d bot team", "%(n)d bot teams", rivals) % {"n": rivals}
+        return {"needs_fill": False, "text": ngettext(
+            "Start makes %(t)d table: the students' teams (%(teams)s) and %(bots)s.",
+            "Start makes %(t)d tables: the students' teams (%(teams)s) and %(bots)s at each.",
+            len(plan.tables))
+            % {"t": len(plan.tables), "bots": bots,
+               "teams": " · ".join(" + ".join(map(str, p[:len(p) - rivals]))
+                                   for p in plan.parties)}}
     even = seating_plan(students, None, size)
     if even is not None:
         teams = [n // size for n in even.tables]

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from facilitator.errors import ServiceError
-from facilitator.kit import StepPlan, apply_action, table_seats
+from facilitator.kit import StepPlan, apply_action, load_state, table_seats
 from facilitator.lessons.crisis import play
 from facilitator.lessons.crisis.play import EVALUATION, EVENT, EXPORT, FINAL, PLAN, PRODUCE
 from facilitator.models import LOBBY, ClassSession, Table, TableAction, TeacherStep
@@ -116,7 +116,14 @@ def on_step(table: Table, state: GameState, *, before: str, plan: StepPlan,
     return state
 
 
+def every_game_over(session: ClassSession) -> bool:
+    """Whether Axia went bankrupt at every table (the lesson's next step is the final
+    result, not another round)."""
+    tables = list(session.tables.all())
+    return bool(tables) and all(load_state(t).phase == OVER for t in tables)
+
+
 def next_label(session: ClassSession) -> Any:
-    if session.stage == EVALUATION and last_round(session):
+    if session.stage == EVALUATION and (last_round(session) or every_game_over(session)):
         return gettext_lazy("Final result")
     return NEXT_LABELS.get(session.stage, gettext_lazy("Next"))

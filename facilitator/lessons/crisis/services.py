@@ -19,7 +19,6 @@ from facilitator.kit import (
     apply_action,
     broadcast,
     check_can_drive,
-    engine_error,
     last_step,
     load_state,
     locked_session,
@@ -27,12 +26,12 @@ from facilitator.kit import (
     seat_turn,
     table_settle,
 )
-from facilitator.lessons.crisis import play, words
+from facilitator.lessons.crisis import play
 from facilitator.lessons.crisis.models import HeldMove, Suggestion
 from facilitator.models import ClassSession, Seat, Table, TableAction
 from games import crisis as engine
-from games.core import Decision, InvalidAction
-from games.crisis import cards, production
+from games.core import Decision
+from games.crisis import names, production
 from games.crisis.state import GameState
 
 Actor = TableAction.Actor
@@ -107,16 +106,9 @@ def check_move(session: ClassSession, state: GameState, team: str, decision: str
 
 
 def plan_error(preview: dict[str, Any]) -> str:
-    """The engine's reason a plan cannot work, in the active language (the Employee types and
-    the resource it names too)."""
-    params = dict(preview.get("params", {}))
-    for key in ("needed", "slots"):
-        if isinstance(params.get(key), str):
-            params[key] = ", ".join(_(cards.EMPLOYEE_NAMES[r]) if r in cards.EMPLOYEE_NAMES
-                                    else r for r in params[key].split(", "))
-    if isinstance(params.get("resource"), str):
-        params["resource"] = words.resource(params["resource"])
-    return engine_error(InvalidAction(preview["error"], **params)).message
+    """The engine's reason a plan cannot work, in the active language (the Companies, the
+    Employee types and the resources it names too: ``games.crisis.names``)."""
+    return names.render(preview["error"], preview.get("params") or {}, _)
 
 
 @transaction.atomic

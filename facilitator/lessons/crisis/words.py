@@ -11,7 +11,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.crisis import board, cards, data
+from games.crisis import board, cards, data, names
 
 TEAM_LETTERS = "ABCDE"
 
@@ -42,9 +42,16 @@ def employee(tile: str) -> str:
     return _("Foreign %(roles)s") % {"roles": roles} if spec.foreign else roles
 
 
+def company_name(company_id: str) -> str:
+    """A Company on screen: its type in the active language and its printed number
+    ("Granja 03"); records keep the printed id ("FARM 03")."""
+    return names.company_label(company_id, _)
+
+
 def company(company_id: str) -> dict[str, Any]:
     card = cards.COMPANIES[company_id]
-    return {"id": company_id, "level": card.level, "cost": card.cost, "vp": card.vp,
+    return {"id": company_id, "name": company_name(company_id), "level": card.level,
+            "cost": card.cost, "vp": card.vp,
             "inputs": ", ".join(amount_of(n, r) for r, n in card.inputs) or "—",
             "staff": ", ".join(_(cards.EMPLOYEE_NAMES[r]) for r in card.staff),
             "bonus": ", ".join(_(cards.EMPLOYEE_NAMES[r]) for r in card.bonus) or "—",
@@ -61,8 +68,8 @@ def space(name: str, game: dict[str, Any]) -> str:
         if not found:
             return "—"
         card = cards.COMPANIES[found]
-        return _("%(name)s: %(cost)d credits, %(vp)d VP") % {"name": found, "cost": card.cost,
-                                                            "vp": card.vp}
+        return _("%(name)s: %(cost)d credits, %(vp)d VP") % {
+            "name": company_name(found), "cost": card.cost, "vp": card.vp}
     if name in board.EMPLOYEE_SPACES:
         found = offer.get("employees", [None] * 5)[board.EMPLOYEE_SPACES.index(name)]
         return employee(found) if found else "—"
@@ -119,8 +126,8 @@ def move(action: dict[str, Any], game: dict[str, Any]) -> str:
         return _("Sell %(n)d %(what)s on the black market") % {
             "n": action["amount"], "what": resource(action["resource"])}
     if kind == "produce":
-        names = [e["company"] for e in action.get("plan", [])]
-        return _("Produce with %(names)s") % {"names": ", ".join(names)} if names else \
+        plan = [company_name(e["company"]) for e in action.get("plan", [])]
+        return _("Produce with %(names)s") % {"names": ", ".join(plan)} if plan else \
             _("Produce nothing")
     if kind == "repay":
         return _("Repay one loan (10 credits)")

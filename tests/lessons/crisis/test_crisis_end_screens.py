@@ -1,0 +1,82 @@
+"""Issue #31, items 5 and 6: the round Axia goes bankrupt shows its Evaluation (the goal and
+each team's result), the track's marker stays on the track below 0, the step is said in
+words, the final ranking says who met the last goal, the console offers the final result
+(not another round) and the final screen says what the teacher can do next."""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+import pytest
+from django.template.loader import render_to_string
+
+from facilitator import selectors
+from facilitator.lessons.crisis import presenters, script
+from facilitator.log import save_state
+from facilitator.screens import projector_context
+from tests.facilitator.test_crisis_lesson import (
+    advance,
+    human_table,
+    playable,  # noqa: F401 (autouse)
+    started,
+    state_of,
+    to_stage,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def console_html(session: Any) -> str:
+    return html.unescape(render_to_string(
+        "facilitator/_console_live.html", projector_context(selectors.projector_view(session))))
+
+
+def bankrupt_round(goal: int = 60) -> Any:
+    """A lesson of one table whose first Evaluation leaves Axia bankrupt (a goal nobody
+    reaches with the track at 1)."""
+    session = advance(started(4, team_size=2))
+    table = human_table(session)
+    state = state_of(table)
+    state.status, state.goals = 1, [goal] * len(state.goals)
+    save_state(table, state)
+    return to_stage(session, "evaluation")
+
+
+def test_the_bankrupt_rounds_evaluation_shows_the_goal_and_every_teams_result() -> None:
+    session = bankrupt_round()
+    table = human_table(session)
+    state = state_of(table)
+    assert state.status < 0
+    page = console_html(session)
+    assert "Goal: 60 VP" in page
+    for name, vp in state.history[0]["evaluation"]["vp"].items():
+        assert f"{vp} VP" in page and f"✖ {vp - 60}" in page, name
+    assert "Axia went bankrupt: the game at this table is over." in page
+    assert "Axia's Financial Status down" in page and f"1 → {state.status}" in page
+    assert "▼ " not in re.sub(r"<span aria-hidden=\"true\">▼</span>", "", page)
+
+
+def test_the_tracks_marker_never_vanishes_below_0() -> None:
+    cells = presenters.track(-21)
+    assert [c["n"] for c in cells if c["on"]] == [0]
+    assert cells[0]["below"]
+    assert [c["n"] for c in presenters.track(50) if c["on"]] == [45]
+    page = console_html(bankrupt_round())
+    assert 'class="z-red on below">▼</li>' in page
+
+
+def test_after_a_bankruptcy_next_is_the_final_result_not_another_round() -> None:
+    session = bankrupt_round()
+    assert str(script.next_label(session)) == "Final result"
+    assert "Next round" not in console_html(session)
+
+
+def test_the_final_ranking_says_who_met_the_last_goal_and_what_comes_next() -> None:
+    session = advance(bankrupt_round())
+    assert session.stage == "final"
+    page = console_html(session)
+    assert "Last goal" in page and "missed: cannot win" in page
+    assert "The game is over. Next: talk it through with the class" in page
+    assert "Handouts and records" in page
