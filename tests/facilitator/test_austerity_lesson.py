@@ -106,7 +106,8 @@ def test_the_tables_config_is_the_engines_from_the_options_with_no_player_names(
     assert [t.seats.count() for t in session.tables.order_by("number")] == [5, 4]
     config = session.tables.first().config
     assert config == {"scenario": "olympics", "difficulty": "normal", "extra_institutions": True,
-                      "policies": True, "country": "liberal-democracy", "year_limit": 3}
+                      "policies": True, "country": "liberal-democracy", "year_limit": 3,
+                      "levels": "ours", "min_years": 3}
     assert state_of(session.tables.first()).scenario == "olympics"
 
 
@@ -130,7 +131,7 @@ def test_the_options_form_gives_options_the_lesson_accepts() -> None:
     LESSON.check_options(options)
     assert LESSON.table_config([], options) == {
         "scenario": "war-footing", "difficulty": "hard", "extra_institutions": False,
-        "policies": True, "year_limit": 5}
+        "policies": True, "year_limit": 5, "levels": "ours", "min_years": 3}
 
 
 # ------------------------------------------------------------------ the budget session
@@ -247,7 +248,7 @@ def test_the_decide_message_is_one_of_the_phones_messages() -> None:
 
 
 def test_a_whole_short_game_with_bot_ministers_reaches_the_final_and_replays() -> None:
-    session = started(1, fill="bots", year_limit=2)
+    session = started(1, fill="bots", year_limit=2, min_years=None)
     table = session.tables.get()
     assert len(seats_of(table)) == 4
     for _n in range(40):

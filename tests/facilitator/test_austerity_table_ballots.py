@@ -203,7 +203,7 @@ def test_a_short_game_with_every_kind_a_table_ballot_reaches_the_final_and_repla
     from games.registry import replay
     from tests.facilitator.austerity_lesson import advance
 
-    session = started(1, fill="bots", year_limit=2)
+    session = started(1, fill="bots", year_limit=2, min_years=None, levels="classic")
     for kind in modes.KINDS:
         switch(session, kind, modes.BALLOT)
     table = session.tables.get()

@@ -10,6 +10,16 @@ from django.utils.translation import gettext_lazy as _
 
 from facilitator.lessons.austerity import options as lesson_options
 
+OFF = "off"  # the length rule off: the rulebook's game
+
+
+def min_years(value: str | None) -> int | None:
+    """The form's shortest game as the option: 2, 3 or 4 years, None when off; a form
+    posted without it (an older page) gets the default."""
+    if value == OFF:
+        return None
+    return int(value) if value else lesson_options.DEFAULTS["min_years"]
+
 
 class OptionsForm(forms.Form):
     seating = forms.ChoiceField(
@@ -29,11 +39,11 @@ class OptionsForm(forms.Form):
                                             "version)"))],
         help_text=_("This edition's levels set each scenario's starting bag and tracks so "
                     "that Easy is easy. The Classic levels only add Debt or Crime cubes."))
-    min_years = forms.TypedChoiceField(
-        label=_("Shortest game"), coerce=int, empty_value=None, required=False,
-        initial=lesson_options.DEFAULTS["min_years"],
-        choices=[(2, _("At least 2 years")), (3, _("At least 3 years")),
-                 (4, _("At least 4 years")), ("", _("Off: the rulebook's game"))],
+    min_years = forms.ChoiceField(
+        label=_("Shortest game"), required=False,
+        initial=str(lesson_options.DEFAULTS["min_years"]),
+        choices=[("2", _("At least 2 years")), ("3", _("At least 3 years")),
+                 ("4", _("At least 4 years")), (OFF, _("Off: the rulebook's game"))],
         help_text=_("Our rule: a country cannot win before the Year End of that year, so the "
                     "class plays several budgets. Losing can still happen at any time."))
     country = forms.ChoiceField(label=_("Country"), initial="", required=False,
@@ -75,7 +85,7 @@ class OptionsForm(forms.Form):
         return {"seating": data["seating"], "scenario": data["scenario"],
                 "difficulty": data["difficulty"], "country": data["country"] or None,
                 "levels": data.get("levels") or lesson_options.OURS,
-                "min_years": data.get("min_years"),
+                "min_years": min_years(data.get("min_years")),
                 "extra_institutions": data["extra_institutions"],
                 "policies": data["policies"], "year_limit": data["year_limit"],
                 "bots_allowed": data["bots_allowed"], "same_start": data["same_start"],

@@ -58,10 +58,10 @@ def test_bad_edition_options_are_refused(bad: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize(("posted", "levels", "least"), [
-    ({}, "ours", None), ({"levels": "ours", "min_years": "3"}, "ours", 3),
+    ({}, "ours", 3), ({"levels": "ours", "min_years": "3"}, "ours", 3),
     ({"levels": "classic", "min_years": "2"}, "classic", 2),
     ({"levels": "ours", "min_years": "4"}, "ours", 4),
-    ({"levels": "ours", "min_years": ""}, "ours", None)])
+    ({"levels": "ours", "min_years": "off"}, "ours", None)])
 def test_the_form_gives_the_levels_and_the_shortest_game(posted: dict[str, str], levels: str,
                                                          least: int | None) -> None:
     form = OptionsForm(data={**FORM, **posted})
@@ -73,7 +73,7 @@ def test_the_form_gives_the_levels_and_the_shortest_game(posted: dict[str, str],
 
 def test_the_form_offers_three_years_and_our_levels_first_in_plain_words_in_spanish() -> None:
     form = OptionsForm()
-    assert form.fields["min_years"].initial == 3
+    assert form.fields["min_years"].initial == "3"
     assert form.fields["levels"].initial == "ours"
     with translation.override("es"):
         html = str(form["min_years"]) + str(form["levels"]) + str(form["levels"].help_text) \
