@@ -151,10 +151,10 @@ def on_count(table: Table, state: GameState, decision: str, result: dict[str, An
     elif kind == modes.ACTIONS_BALLOT:
         if choice != NONE:
             state, _e = apply_action(table, state, {"type": "action", "choice": choice},
-                                     actor=Actor.TEACHER, step=step)
+                                     actor=Actor.TEACHER, step=step, how=How.VOTE)
     else:
         main = modes.main_decision(state)
         if main is not None and main.id == decision:
             state, _e = apply_action(table, state, script.engine_action(main, choice),
-                                     actor=Actor.TEACHER, step=step)
+                                     actor=Actor.TEACHER, step=step, how=How.VOTE)
     return follow(table, table.session, state, step)

@@ -176,7 +176,9 @@ def counted(table: Table, state: GameState, decision: str, choice: str, tie: boo
         elif motion.kind == POLICY_MOTION and motion.target in policy_options(state):
             action = {"type": "policy", "choice": motion.target}
         if action is not None:
-            state, _e = apply_action(table, state, action, actor=Actor.TEACHER, step=step)
+            # the class's motion: the table's secret vote decided it, not the teacher
+            state, _e = apply_action(table, state, action, actor=Actor.TEACHER, step=step,
+                                     how=TableAction.How.VOTE)
         elif motion.kind == BALLOT:
             modes.set_mode(modes.play_of(table), motion.target, modes.BALLOT, motion.year)
         else:

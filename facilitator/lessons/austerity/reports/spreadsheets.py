@@ -57,9 +57,10 @@ def ministers(story: TableStory, year: int, anonymous: bool) -> str:
     """Who took the engine's decisions in ``year``: seats by name (or "Player N"), and
     ``teacher`` if the teacher stood in (ids, not translated texts)."""
     seats = [s for s in story.seats if year in s.minister_years]
-    told = next((y.ministers for y in story.years if y.year == year), [])
+    told = next((y for y in story.years if y.year == year), None)
     names = [_name(s, anonymous) for s in seats]
-    return ";".join(names + (["teacher"] if len(told) > len(seats) else []))
+    return ";".join(names + (["teacher"] if told is not None and told.teacher_stood_in
+                             else []))
 
 
 def round_rows(session: ClassSession, story: TableStory, *, anonymous: bool = False

@@ -46,6 +46,7 @@ from games.austerity import data
 from games.austerity.state import GameState
 
 Actor = TableAction.Actor
+How = TableAction.How
 SESSION, YEAR_END = "session", "year-end"  # the parts of a year that are not a draw
 
 
@@ -107,6 +108,9 @@ class YearStory:
     draws: list[DrawStory] = field(default_factory=list)
     year_end: list[str] = field(default_factory=list)
     ended: str = ""
+    # Who else answered for the minister, and how: "Farid stood in for Ana (2 decisions)."
+    minister_notes: list[str] = field(default_factory=list)
+    teacher_stood_in: bool = False
 
     items: tuple[str, ...] = script.BUDGET_ITEMS  # the items this country's sessions have
 
@@ -130,6 +134,7 @@ class SeatInfo:
     partners: list[str]
     portfolio: str | None
     minister_years: list[int]
+    stood_in_years: list[int] = field(default_factory=list)  # answered for another minister
 
     @property
     def label(self) -> str:
@@ -228,12 +233,16 @@ def _bucket_of(event: dict[str, Any], bucket: tuple[int, Any]) -> tuple[int, Any
 @dataclass
 class _Step:
     """One logged decision as the replay met it: the part of the game it was taken in, the
-    action, and who took it (``actor``, ``seat_id``; None if the log and the record differ)."""
+    action, and who took it (``actor``, ``seat_id``), how (``how``: ``TableAction.How``, ""
+    in a log written before it was kept) and whose decision it was (``on_behalf_id``); all
+    None if the log and the record differ."""
 
     part: tuple[int, Any]
     action: dict[str, Any]
     actor: str | None
     seat_id: int | None
+    how: str | None = None
+    on_behalf_id: int | None = None
 
 
 @dataclass
@@ -268,15 +277,16 @@ def _replay(table: Table) -> _Replay:
     start = engine.new_game(table.config, table.seed)
     state = engine.new_game(table.config, table.seed)
     actions = record_actions(table)
-    rows = list(table.actions.order_by("seq").values_list("actor", "seat_id"))
-    who: list[tuple[str | None, int | None]] = rows if len(rows) == len(actions) else \
-        [(None, None)] * len(actions)
+    rows = list(table.actions.order_by("seq").values_list("actor", "seat_id", "how",
+                                                          "on_behalf_id"))
+    who: list[tuple[str | None, int | None, str | None, int | None]] = \
+        rows if len(rows) == len(actions) else [(None, None, None, None)] * len(actions)
     samples = [_sample(state)]
     events: dict[tuple[int, Any], list[dict[str, Any]]] = defaultdict(list)
     steps: list[_Step] = []
     part: tuple[int, Any] = (state.year, state.draw or SESSION)
-    for action, (actor, seat_id) in zip(actions, who, strict=True):
-        steps.append(_Step(part, action, actor, seat_id))
+    for action, (actor, seat_id, how, whose) in zip(actions, who, strict=True):
+        steps.append(_Step(part, action, actor, seat_id, how, whose))
         state, happened = engine.replay_actions(state, [action])
         for event in happened:
             part = _bucket_of(event, part)
@@ -480,21 +490,93 @@ def _session_changes(replayed: _Replay, year: int) -> list[str]:
     return _track_changes(events) + _debt_lines(events)
 
 
-def _ministers(steps: list[_Step], seats: dict[int, SeatInfo]) -> dict[int, list[str]]:
-    """Who answered the engine's decisions each year: the minister (a student or a bot), or
-    the teacher standing in. The teacher's actions in a budget session are its counts."""
-    by_year: dict[int, list[str]] = defaultdict(list)
+@dataclass
+class _YearCredit:
+    """Who held the Finance Minister's year: the ministers (seats), and who else answered."""
+
+    ministers: list[str] = field(default_factory=list)
+    seat_ids: list[int] = field(default_factory=list)
+    notes: dict[tuple[str, str, str], int] = field(default_factory=dict)  # (how, by, whose)
+    stood_in: list[int] = field(default_factory=list)
+    teacher: bool = False
+
+    def credit(self, name: str, seat_id: int | None) -> None:
+        if name not in self.ministers:
+            self.ministers.append(name)
+        if seat_id is not None and seat_id not in self.seat_ids:
+            self.seat_ids.append(seat_id)
+
+    def note(self, how: str, by: str, whose: str) -> None:
+        self.notes[(how, by, whose)] = self.notes.get((how, by, whose), 0) + 1
+
+    def lines(self) -> list[str]:
+        out = []
+        for (how, by, whose), n in self.notes.items():
+            if how == How.TIMER:
+                out.append(ngettext(
+                    "%(minister)s's timer ran out once: the sensible choice was taken.",
+                    "%(minister)s's timer ran out %(n)d times: the sensible choice was taken.",
+                    n) % {"minister": whose, "n": n})
+            elif how == How.TEACHER and whose:
+                out.append(ngettext("The teacher stood in for %(minister)s (%(n)d decision).",
+                                    "The teacher stood in for %(minister)s (%(n)d decisions).",
+                                    n) % {"minister": whose, "n": n})
+            elif how == How.TEACHER:
+                out.append(ngettext("The teacher decided for the table (%(n)d decision).",
+                                    "The teacher decided for the table (%(n)d decisions).", n)
+                           % {"n": n})
+            else:
+                out.append(ngettext("%(name)s stood in for %(minister)s (%(n)d decision).",
+                                    "%(name)s stood in for %(minister)s (%(n)d decisions).", n)
+                           % {"name": by, "minister": whose, "n": n})
+        return out
+
+
+def _label(seats: dict[int, SeatInfo], seat_id: int | None) -> str:
+    info = seats.get(seat_id if seat_id is not None else -1)
+    return info.label if info else _("a seat that left")
+
+
+def _ministers(steps: list[_Step], seats: dict[int, SeatInfo]) -> dict[int, _YearCredit]:
+    """Who held the Finance Minister's year, from the log's "who acted, and how": the
+    decision was the minister's (``on_behalf``) whoever took it, so a default taken when the
+    minister's timer ran out, a team-mate or a bot standing in, or the teacher standing in
+    still credit the minister, and each of those is told beside the name. The table's votes
+    (a budget item's count, a ballot of the year, a motion) are nobody's year. A log written
+    before it was kept says only who acted: the minister, or "the teacher" standing in."""
+    by_year: dict[int, _YearCredit] = defaultdict(_YearCredit)
     for step in steps:
         year, part = step.part
-        if step.actor is None or (part in (SESSION, YEAR_END) and step.actor == Actor.TEACHER):
+        if step.actor is None or step.how == How.VOTE:
             continue
-        if step.actor == Actor.TEACHER:
-            name = _("the teacher")
-        else:
-            info = seats.get(step.seat_id or -1)
-            name = info.label if info else _("a seat that left")
-        if name not in by_year[year]:
-            by_year[year].append(name)
+        credit = by_year[year]
+        if not step.how:  # an older log: who acted, not for whom
+            if part in (SESSION, YEAR_END) and step.actor == Actor.TEACHER:
+                continue  # the budget session's counts
+            if step.actor == Actor.TEACHER:
+                credit.credit(_("the teacher"), None)
+                credit.teacher = True
+            else:
+                credit.credit(_label(seats, step.seat_id), step.seat_id)
+            continue
+        if step.on_behalf_id is None:
+            if step.how == How.TEACHER:
+                credit.teacher = True
+                credit.note(How.TEACHER, "", "")
+            elif step.seat_id is not None:
+                credit.credit(_label(seats, step.seat_id), step.seat_id)
+            continue
+        whose = _label(seats, step.on_behalf_id)
+        credit.credit(whose, step.on_behalf_id)
+        if step.how == How.STAND_IN:
+            credit.note(How.STAND_IN, _label(seats, step.seat_id), whose)
+            if step.seat_id is not None and step.seat_id not in credit.stood_in:
+                credit.stood_in.append(step.seat_id)
+        elif step.how == How.TEACHER:
+            credit.teacher = True
+            credit.note(How.TEACHER, "", whose)
+        elif step.how == How.TIMER:
+            credit.note(How.TIMER, "", whose)
     return by_year
 
 
@@ -506,7 +588,7 @@ def _opening(steps: list[_Step], year: int) -> list[str]:
 
 
 def _years(replayed: _Replay, ballots: list[BallotStory],
-           ministers: dict[int, list[str]]) -> list[YearStory]:
+           ministers: dict[int, _YearCredit]) -> list[YearStory]:
     state = replayed.state
     by_year: dict[int, list[BallotStory]] = defaultdict(list)
     for b in ballots:
@@ -519,7 +601,9 @@ def _years(replayed: _Replay, ballots: list[BallotStory],
         if not entry["log"] and not by_year[year] and not state.result:
             continue  # a year the lesson ended before it began
         draws, end = _split_log(entry["log"])
-        story = YearStory(year=year, ministers=ministers.get(year, []),
+        credit = ministers.get(year, _YearCredit())
+        story = YearStory(year=year, ministers=list(credit.ministers),
+                          minister_notes=credit.lines(), teacher_stood_in=credit.teacher,
                           tracks_start=dict(entry["tracks"]),
                           debt_start=entry["bag"][data.DEBT], ballots=by_year[year],
                           opening=_opening(replayed.steps, year),
@@ -597,10 +681,13 @@ def table_story(table: Table, *, with_charts: bool = True,
     seats = _seats(table, with_portfolios)
     ballots = _ballots(table, len(seats))
     ministers = _ministers(replayed.steps, seats)
-    for year, names in ministers.items():
-        for info in seats.values():
-            if info.label in names:
-                info.minister_years.append(year)
+    for year, credit in sorted(ministers.items()):
+        for seat_id in credit.seat_ids:
+            if seat_id in seats:
+                seats[seat_id].minister_years.append(year)
+        for seat_id in credit.stood_in:
+            if seat_id in seats and seat_id not in credit.seat_ids:
+                seats[seat_id].stood_in_years.append(year)
     state = replayed.state
     items = session_items(state)
     years = _years(replayed, ballots, ministers)
