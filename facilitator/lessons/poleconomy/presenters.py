@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -32,6 +33,7 @@ from games.poleconomy import data
 from games.poleconomy import forms as engine_forms
 from games.poleconomy import views as engine_views
 from games.poleconomy.state import ORDERS
+from games.poleconomy.state import PARTIES as PARTIES_PHASE
 
 ROLE_MARKS = {"pm": "PM", "minister": "M", "government": "G"}
 
@@ -189,11 +191,37 @@ def table_screen(session: dict[str, Any], table: Table, public: dict[str, Any]
     out["index"] = index_info(board)
     out["tax_text"] = tax_line(board["tax"], named=False)
     out["auction_names"] = [events.square(f) for f in board["auction"]]
-    election = board.get("election")
-    out["election_rows"] = (sorted(election["votes"].items(), key=lambda kv: -kv[1])
-                            if election and stage in (script.PARTIES, script.GOVERNMENT)
-                            else [])
+    out["election"] = (election_words(load_state(table))
+                       if stage in (script.PARTIES, script.GOVERNMENT) else None)
     return out
+
+
+def election_words(state: Any) -> dict[str, Any] | None:
+    """The last election by party totals (the engine's ``election_result``), in words: the
+    same sentence on the projector, the game master's page and the phones. None before the
+    first election."""
+    if state.phase == PARTIES_PHASE:
+        return None
+    result = engine_views.election_result(state)
+    values = {"total": result["total"], "need": result["majority_at"]}
+    rows = [{**b, "label": (_("%(party)s (%(members)s)") % {
+        "party": b["name"], "members": ", ".join(b["members"])}) if b["party"] else b["name"]}
+        for b in result["blocs"]]
+    majority = next((b for b in rows if b["name"] == result["majority"]), None)
+    if result["decided"]:
+        text = _("%(pm)s is Prime Minister.") % {"pm": result["pm"]}
+    elif majority is not None:
+        text = _("%(bloc)s has a majority: %(votes)d of %(total)d votes. The game master "
+                 "confirms the Government.") % {**values, "bloc": majority["name"],
+                                                  "votes": majority["votes"]}
+    else:
+        text = _("Nobody has a majority: a Government needs %(need)d of %(total)d votes, "
+                 "so a coalition is needed.") % values
+    coalitions = [" + ".join(c) for c in result["coalitions"]] if majority is None else []
+    return {**result, "rows": rows, "text": text, "coalition_names": coalitions,
+            "needs_coalition": majority is None and not result["decided"],
+            "rule": _("%(total)d votes in all: a Government needs %(need)d (more than "
+                      "half).") % values}
 
 
 def master_panel(table: Table, session: dict[str, Any], game: dict[str, Any]
@@ -281,13 +309,21 @@ def count_confirm(session: dict[str, Any]) -> dict[str, str] | None:
                        "orders anyway (no orders: NMR; no vote: no consent).")}
 
 
-def next_blocked(session: dict[str, Any], seating: dict[str, Any] | None) -> str:
-    """Why the teacher's button cannot act now ("" if it can)."""
+def next_blocked(session: dict[str, Any], seating: dict[str, Any] | None,
+                 screens: Sequence[dict[str, Any]] = ()) -> str:
+    """Why the teacher's button cannot act now ("" if it can): the same reason the step
+    would be refused with (``script.plan_step``)."""
     if session["stage"] == "lobby":
         if seating is None:
             return _("Nobody has joined yet.")
         if seating["needs_fill"]:
             return _("Choose how to fill the tables first.")
+    if session["stage"] == script.GOVERNMENT:
+        stuck = [str(t["number"]) for t in screens if t.get("election")
+                 and t["game"]["phase"] == "government" and t["election"]["needs_coalition"]]
+        if stuck:
+            return _("Table %(tables)s has no majority: confirm a coalition Government or "
+                     "call a new election first.") % {"tables": ", ".join(stuck)}
     return ""
 
 
@@ -302,9 +338,9 @@ def projector_context(view: dict[str, Any], *, join_url: str = "") -> dict[str, 
     return {"session": session, "tables": screens, "lobby": view.get("lobby"),
             "join_url": join_url, "join_code": code,
             "join_code_spaced": f"{code[:3]} {code[3:]}", "seating": seating,
-            "next_blocked": next_blocked(session, seating),
+            "next_blocked": next_blocked(session, seating, screens),
             "count_confirm": count_confirm(session),
-            "next_label": next_label(session), "stage_name": stage_name(session["stage"]),
+            "next_label": next_label(session, screens), "stage_name": stage_name(session["stage"]),
             "undone": undone_notice(session),
             "rounds": (tables[min(tables)].config["rounds"]
                                                       if tables else 0)}
@@ -345,7 +381,12 @@ def stage_name(stage: str) -> str:
     return str(script.STAGE_NAMES.get(stage, stage))
 
 
-def next_label(session: dict[str, Any]) -> str:
+def next_label(session: dict[str, Any], screens: Sequence[dict[str, Any]] = ()) -> str:
+    """What the teacher's button does: once the game master's page has rolled every table's
+    election, the button only goes on to the Government."""
+    if session["stage"] == script.PARTIES and screens and all(
+            t["game"]["phase"] != PARTIES_PHASE for t in screens):
+        return _("On to the Government")
     return {script.PARTIES: _("Roll the election"), script.GOVERNMENT: _("Start the round"),
             script.PROPOSAL: _("Open the orders"), script.ORDERS: _("Close the orders"),
             script.REPLAY: _("Next")}.get(session["stage"], _("Next"))
@@ -380,6 +421,8 @@ def seat_info(session: ClassSession, seat: Seat, table: Table) -> dict[str, Any]
                      and (is_pm or stage != script.PROPOSAL) else None),
         "others": [p.name for p in state.players if p.name != player],
     }
+    if stage in (script.PARTIES, script.GOVERNMENT):  # as the projector says it
+        info["election"] = election_words(state)
     if stage == script.REPLAY:  # the phone shows what the projector has shown, no more
         info["game_so_far"] = engine_views.view(
             so_far(table, state, session.round, script.beats_shown(session)), player)
