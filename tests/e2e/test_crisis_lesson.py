@@ -148,6 +148,9 @@ def place_choice(phone: Page, round_: int, n: int) -> Locator:
     then Government Subsidy."""
     choices = buttons(phone, "place")
     spaces = [action_of(choices.nth(i))["space"] for i in range(choices.count())]
+    folded = phone.locator("#now details.crisis-more:not([open]) > summary")
+    if folded.count():  # the places after the likely ones: the captain opens the list
+        folded.first.click()
 
     def space(*wanted: str) -> Locator | None:
         for name in spaces:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -80,3 +81,14 @@ def test_the_final_ranking_says_who_met_the_last_goal_and_what_comes_next() -> N
     assert "Last goal" in page and "missed: cannot win" in page
     assert "The game is over. Next: talk it through with the class" in page
     assert "Handouts and records" in page
+
+
+def test_the_projector_never_cuts_the_lessons_title() -> None:
+    """The title wraps rather than ending in "…" at 1280 px (the browser test's screenshots
+    and fit check see the page itself)."""
+    css = (Path(__file__).resolve().parents[3] / "facilitator" / "lessons" / "crisis" /
+           "static" / "crisis" / "crisis.css").read_text(encoding="utf-8")
+    rules = [r for r in re.findall(r"([^{}]+)\{([^}]*)\}", css) if ".title" in r[0]]
+    assert rules
+    for _selector, body in rules:
+        assert "ellipsis" not in body and "nowrap" not in body
