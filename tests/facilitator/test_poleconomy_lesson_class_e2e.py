@@ -209,7 +209,7 @@ def test_a_spanish_lesson_with_a_team_two_students_alone_and_a_bot_to_the_debrie
     master = room.gm("coalition")
     expect(master.get_by_text(f"{team_name} pide una coalición", exact=False)).to_be_visible()
     for name in members:
-        master.locator(f"input[name=members][value='{name}']").check()
+        master.locator(f"input[type=checkbox][name=members][value='{name}']").check()
     master.locator("select[name=pm]").select_option(team_name)
     master.get_by_role("button", name="Confirmar este Gobierno").click()
     assert db(state).pm == team_name

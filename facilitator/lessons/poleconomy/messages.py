@@ -91,11 +91,25 @@ class Propose(Message):
 
 
 class Ask(Message):
+    """A party or coalition request. ``members``: a list, or one name (a form's select);
+    ``with_1`` to ``with_5``: the phone's partner boxes (a form sends each box as a field of
+    its own)."""
+
     type: Literal["ask"]
     kind: Literal["party", "coalition"]
-    members: Annotated[list[Name], Field(max_length=6)] | Name  # one member: a form's select
+    members: Annotated[list[Name], Field(max_length=6)] | Name = ""
     name: Annotated[StrictStr, Field(max_length=40)] = ""
     pm: Name = ""
+    with_1: Name = ""
+    with_2: Name = ""
+    with_3: Name = ""
+    with_4: Name = ""
+    with_5: Name = ""
+
+    def partners(self) -> list[str]:
+        listed = [self.members] if isinstance(self.members, str) else list(self.members)
+        boxes = [self.with_1, self.with_2, self.with_3, self.with_4, self.with_5]
+        return [n for n in dict.fromkeys(listed + boxes) if n]
 
 
 class MasterOrders(Message):
@@ -148,8 +162,7 @@ def seat_act(seat_id: int, message: Any, token_hash: str | None) -> None:
         services.proposal_write(items=_object(message.items) or {},
                                 press_release=message.press_release, **common)
     elif isinstance(message, Ask):
-        members = [message.members] if isinstance(message.members, str) else message.members
-        services.politics_request(kind=message.kind, members=list(members),
+        services.politics_request(kind=message.kind, members=message.partners(),
                                   name=message.name, pm=message.pm, **common)
 
 

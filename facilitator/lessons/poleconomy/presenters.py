@@ -243,9 +243,23 @@ def master_panel(table: Table, session: dict[str, Any], game: dict[str, Any]
     election = game.get("election") or {}
     majority = next((b["members"] for b in election.get("blocs", [])
                      if b["name"] == election.get("majority")), [])
+    requests = open_requests(table, game.get("phase", ""))
     return {"players": players, "proposal": proposal, "majority_members": majority,
             "proposal_lines": proposal_lines(proposal.items) if proposal else [],
-            "requests": open_requests(table, game.get("phase", ""))}
+            "requests": requests, "party_slots": party_slots(requests)}
+
+
+def party_slots(requests: list[PoliticsRequest], slots: int = 3) -> list[dict[str, Any]]:
+    """The game master's parties form filled in from the phones' party requests (the first
+    ones whose members do not overlap), so that declaring what was asked is one click."""
+    out: list[dict[str, Any]] = []
+    taken: set[str] = set()
+    for r in requests:
+        if r.kind == PoliticsRequest.Kind.PARTY and not taken & set(r.members):
+            out.append({"name": r.name, "members": list(r.members)})
+            taken |= set(r.members)
+    out = out[:slots]
+    return out + [{"name": "", "members": []}] * (slots - len(out))
 
 
 def open_requests(table: Table, phase: str) -> list[PoliticsRequest]:
@@ -423,6 +437,10 @@ def seat_info(session: ClassSession, seat: Seat, table: Table) -> dict[str, Any]
     }
     if stage in (script.PARTIES, script.GOVERNMENT):  # as the projector says it
         info["election"] = election_words(state)
+    info["requests"] = [{"mine": r.by == player, "by": r.by, "name": r.name,
+                         "members": r.members, "pm": r.pm}
+                        for r in open_requests(table, state.phase)
+                        if r.by == player or player in r.members]
     if stage == script.REPLAY:  # the phone shows what the projector has shown, no more
         info["game_so_far"] = engine_views.view(
             so_far(table, state, session.round, script.beats_shown(session)), player)

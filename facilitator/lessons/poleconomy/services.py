@@ -190,7 +190,7 @@ def politics_request(*, seat_id: int, kind: str, members: list[str], name: str =
                      token_hash: str | None = None) -> None:
     """A phone asks the game master to form a party (before the first election) or a
     coalition Government (after an election with no majority); the game master confirms."""
-    seat, table, session, _seats = _turn(seat_id, expected, token_hash)
+    seat, table, session, seats = _turn(seat_id, expected, token_hash)
     state = load_state(table)
     names = [p.name for p in state.players]
     wanted = sorted(set(members) | {seat.player_name}, key=names.index) \
@@ -213,7 +213,8 @@ def politics_request(*, seat_id: int, kind: str, members: list[str], name: str =
         raise ServiceError("bad_kind", _("Unknown request."))
     PoliticsRequest.objects.create(table=table, kind=kind, name=name.strip(), members=wanted,
                                    pm=pm, by=seat.player_name, step=_step(session))
-    broadcast.refresh(session.pk, [])
+    # The asker sees it sent, the partners see the request, the game master's page lists it.
+    broadcast.refresh(session.pk, [s.pk for s in seats if s.player_name in wanted])
 
 
 # ---------------------------------------------------------------- the game master
