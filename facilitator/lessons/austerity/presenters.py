@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from facilitator import kit
-from facilitator.lessons.austerity import portfolios, script, words
+from facilitator.lessons.austerity import explaining, portfolios, script, words
 from facilitator.lessons.austerity.scoring import DEBT_WEIGHT, LOST, UNFINISHED, WON
 from facilitator.lessons.austerity.seating import seating_error, seating_plan
 from games.austerity import data
@@ -101,10 +101,11 @@ def decision_block(decision: dict[str, Any], game: dict[str, Any]) -> dict[str, 
 
 
 def event_block(game: dict[str, Any]) -> dict[str, Any] | None:
+    """The event drawn, as the policy cards in force (or the scenario) make it, and which
+    one changed it (``changed``: "" as printed)."""
     if not game.get("event"):
         return None
-    event = data.EVENTS[game["event"]]
-    return {"name": _(event.name), "text": _(event.text),
+    return {**explaining.event_in_force(explaining.board_state(game), game["event"]),
             "cubes": [words.cube(c) for c in game["pair"]]}
 
 

@@ -36,7 +36,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from facilitator.kit import engine_of, record_actions
-from facilitator.lessons.austerity import portfolios, script
+from facilitator.lessons.austerity import explaining, portfolios, script
 from facilitator.lessons.austerity.models import TablePlay
 from facilitator.lessons.austerity.reports import charts, words
 from facilitator.lessons.austerity.reports.charts import Sample
@@ -92,6 +92,7 @@ class DrawStory:
     event_name: str
     event_text: str
     decisions: list[str] = field(default_factory=list)
+    event_changed: str = ""  # "changed by the policy card Police State" ("" as printed)
     changes: list[str] = field(default_factory=list)
     lost: str = ""
 
@@ -252,6 +253,8 @@ class _Replay:
     samples: list[Sample]
     events: dict[tuple[int, Any], list[dict[str, Any]]]  # track, cuts, game over, by part
     steps: list[_Step]
+    # each draw's event as the cards in force made it (``explaining.event_in_force``)
+    in_force: dict[tuple[int, Any], dict[str, str]] = field(default_factory=dict)
 
 
 def _sample(state: GameState) -> Sample:
@@ -284,6 +287,7 @@ def _replay(table: Table) -> _Replay:
     samples = [_sample(state)]
     events: dict[tuple[int, Any], list[dict[str, Any]]] = defaultdict(list)
     steps: list[_Step] = []
+    in_force: dict[tuple[int, Any], dict[str, str]] = {}
     part: tuple[int, Any] = (state.year, state.draw or SESSION)
     for action, (actor, seat_id, how, whose) in zip(actions, who, strict=True):
         steps.append(_Step(part, action, actor, seat_id, how, whose))
@@ -292,12 +296,15 @@ def _replay(table: Table) -> _Replay:
             part = _bucket_of(event, part)
             if _kept(event):
                 events[part].append(event)
+            if event["type"] == "drawn" and len(event["cubes"]) == 2:
+                # the policy cards turn only between years: those after the draw were in force
+                in_force[part] = explaining.event_in_force(state, data.pair_key(event["cubes"]))
         point = _sample(state)
         if (point.draw, point.year) == (samples[-1].draw, samples[-1].year):
             samples[-1] = point
         else:
             samples.append(point)
-    return _Replay(state, start, samples, events, steps)
+    return _Replay(state, start, samples, events, steps, in_force)
 
 
 # --------------------------------------------------------------------------- the budget session
@@ -612,10 +619,13 @@ def _years(replayed: _Replay, ballots: list[BallotStory],
             head = lines[0]
             key = head.get("event")
             moves = replayed.events.get((year, head["draw"]), [])
+            shown = replayed.in_force.get((year, head["draw"]), {})
             draw = DrawStory(number=head["draw"], cubes=words.cubes(head["cubes"]), event=key,
                              event_name=words.event_name(key) if key else _(
                                  "A single last cube: it goes to Used, ignored this year."),
-                             event_text=words.event_text(key), decisions=_draw_lines(lines),
+                             event_text=shown.get("text") or words.event_text(key),
+                             event_changed=shown.get("changed", ""),
+                             decisions=_draw_lines(lines),
                              changes=_track_changes(moves) + _debt_lines(moves)
                              + _cuts_lines(moves))
             if over and over[0] == (year, head["draw"]):
