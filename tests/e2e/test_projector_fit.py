@@ -20,6 +20,15 @@ from playwright.sync_api import APIRequestContext, Browser, Page, expect
 from tests.e2e import ui
 
 SIZES = [(1920, 1080), (1280, 720)]
+# What the console says, in each language the fit is checked in (Spanish runs longer).
+WORDS = {
+    "en": {"students": "{n} students", "one": "1 student", "gaps": "Choose below how to fill "
+           "the gaps.", "bots": "Add 5 bots and start (6)", "asking": "have not voted: count "
+           "anyway?", "handouts": "Handouts and records"},
+    "es": {"students": "{n} estudiantes", "one": "1 estudiante", "gaps": "Elige abajo cómo "
+           "completar las mesas.", "bots": "Añadir 5 bots y empezar (6)", "asking": "no han "
+           "votado: ¿hacer el recuento igualmente?", "handouts": "Hojas y registros"},
+}
 SERVICES = ["health", "education", "shield"]
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
@@ -68,20 +77,22 @@ def fits(teacher: Page, where: str) -> list[str]:
     return wrong
 
 
-def start(teacher: Page, students: int, browser: Browser, server: str) -> list[Student]:
-    address = ui.new_lesson(teacher, f"Fit {students}", class_size=max(32, students))
+def start(teacher: Page, students: int, browser: Browser, server: str,
+          language: str = "en") -> list[Student]:
+    words = WORDS[language]
+    address = ui.new_lesson(teacher, f"Fit {students} {language}",
+                            class_size=max(32, students), language=language)
     if students == 8:  # one student alone: Start cannot act, and says why
         class_ = join_class(browser, server, address, 1)
-        expect(teacher.locator(".lobby .count")).to_contain_text("1 student")
+        expect(teacher.locator(".lobby .count")).to_contain_text(words["one"])
         expect(teacher.locator("button[data-key=next]")).to_be_disabled()
-        expect(teacher.locator("#next-blocked")).to_have_text(
-            "Choose below how to fill the gaps.")
-        expect(teacher.locator(".lobby .fill button").first).to_have_text(
-            "Add 5 bots and start (6)")
+        expect(teacher.locator("#next-blocked")).to_have_text(words["gaps"])
+        expect(teacher.locator(".lobby .fill button").first).to_have_text(words["bots"])
         class_ += join_class(browser, server, address, students - 1, first=2)
     else:
         class_ = join_class(browser, server, address, students)
-    expect(teacher.locator(".lobby .count")).to_contain_text(f"{students} students")
+    expect(teacher.locator(".lobby .count")).to_contain_text(
+        words["students"].format(n=students))
     ui.press_next(teacher, "click")
     expect(teacher.locator(".board").first).to_be_visible()
     tables = teacher.locator(".board").count()
@@ -93,7 +104,8 @@ def start(teacher: Page, students: int, browser: Browser, server: str) -> list[S
     return class_
 
 
-def walk(teacher: Page, class_: list[Student], label: str, *, play: bool = True) -> list[str]:
+def walk(teacher: Page, class_: list[Student], label: str, *, play: bool = True,
+         language: str = "en") -> list[str]:
     """Press on to the final count, checking the fit at every stage. ``play=False``: nobody
     gives to the pact (Tension starts at 4) and each voter picks tax D, which the working
     class cannot pay: the State fails within a round or two, straight to the final count."""
@@ -105,10 +117,10 @@ def walk(teacher: Page, class_: list[Student], label: str, *, play: bool = True)
         wrong += fits(teacher, f"{label} round {rnd} {stage}")
         if rnd == "1" and stage in ("debate", "end_of_round") and teacher.locator(
                 ".focus-link").count():  # one table's details, and back to all of them
-            teacher.get_by_role("link", name="Show only table 1").click()
+            teacher.locator('#table-1 a[data-focus="1"]').click()  # "Show only table 1"
             expect(teacher.locator("#table-2")).to_be_hidden()
             wrong += fits(teacher, f"{label} round {rnd} {stage} (table 1 only)")
-            teacher.get_by_role("link", name="Show all tables").first.click()
+            teacher.locator('a[data-focus=""]:visible').first.click()  # "Show all tables"
             expect(teacher.locator("#table-2")).to_be_visible()
         if stage == "pact" and play:  # everyone gives 3: Tension starts at 1
             for s in class_:
@@ -130,7 +142,7 @@ def walk(teacher: Page, class_: list[Student], label: str, *, play: bool = True)
         if stage in ("tax_vote", "budget_vote") and teacher.locator("[data-voted]").count():
             teacher.keyboard.press("Space")  # tokens are missing: the console asks first
             expect(teacher.locator("[data-confirm-box]")).to_contain_text(
-                "have not voted: count anyway?")
+                WORDS[language]["asking"])
             wrong += fits(teacher, f"{label} round {rnd} {stage} (asking)")
         ui.press_next(teacher)
     wrong += fits(teacher, f"{label} final count")
@@ -142,12 +154,14 @@ def walk(teacher: Page, class_: list[Student], label: str, *, play: bool = True)
 def test_every_stage_fits_one_projector_screen(teacher: Page, browser: Browser,
                                                server: str) -> None:
     wrong: list[str] = []
-    for students in (8, 32, 40):
-        class_ = start(teacher, students, browser, server)
-        wrong += walk(teacher, class_, f"{students // 8} table(s)", play=students < 40)
-        ui.shot(teacher, f"fit-final-{students // 8}-tables")
-        handouts = teacher.locator(".topbar a", has_text="Handouts and records").count()
-        wrong += [] if handouts else [f"{students // 8} table(s): no handouts link in the header"]
+    # English at every size; Spanish, whose words run longer, at one table and at five.
+    for students, language in ((8, "en"), (32, "en"), (40, "en"), (8, "es"), (40, "es")):
+        class_ = start(teacher, students, browser, server, language)
+        label = f"{students // 8} table(s) {language}"
+        wrong += walk(teacher, class_, label, play=students < 40, language=language)
+        ui.shot(teacher, f"fit-final-{students // 8}-tables-{language}")
+        handouts = teacher.locator(".topbar a", has_text=WORDS[language]["handouts"]).count()
+        wrong += [] if handouts else [f"{label}: no handouts link in the header"]
         teacher.goto("/teacher/")
     print("\n".join(wrong))
     assert not wrong, "\n".join(wrong)

@@ -34,11 +34,15 @@ def log_in(page: Page) -> None:
     page.wait_for_url("**/teacher/")
 
 
-def new_lesson(page: Page, title: str, *, class_size: int | None = None) -> str:
-    """Dashboard → New lesson → the projector view; returns the join address it shows."""
+def new_lesson(page: Page, title: str, *, class_size: int | None = None,
+               language: str | None = None) -> str:
+    """Dashboard → New lesson → the projector view; returns the join address it shows.
+    ``language``: the lesson's (its projector and phones speak it)."""
     page.get_by_role("link", name="New lesson").click()
     page.wait_for_url("**/lessons/new/")
     page.get_by_label("Lesson title").fill(title)
+    if language is not None:
+        page.get_by_label("Language", exact=True).select_option(language)
     if class_size is not None:
         page.get_by_label("Class size").fill(str(class_size))
     page.get_by_role("button", name="Create and open the projector view").click()
