@@ -1,4 +1,4 @@
-"""Issue #31, item 3: the teacher can ask for whole rival bot teams, so a class of 5 plays
+"""The teacher can ask for whole rival bot teams, so a class of 5 plays
 against two rival companies (the option ``bot_teams``; the lobby says what Start makes)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue #31, item 1: a team decides knowing what each choice costs, needs and earns. Every
+"""A team decides knowing what each choice costs, needs and earns. Every
 button on a captain's phone carries one line from the engine's own preview
 (``games.crisis.previews``): a Company's price, its Employees and inputs, its VP; a
 contract's VP and credits; the black market's price and risk; and the captain's Planning

@@ -1,4 +1,4 @@
-"""Issue #31, items 5 and 6: the round Axia goes bankrupt shows its Evaluation (the goal and
+"""The round Axia goes bankrupt shows its Evaluation (the goal and
 each team's result), the track's marker stays on the track below 0, the step is said in
 words, the final ranking says who met the last goal, the console offers the final result
 (not another round) and the final screen says what the teacher can do next."""

@@ -1,4 +1,4 @@
-"""Issue #31, item 2: a Spanish class reads Crisis in Spanish: Company names by type and
+"""A Spanish class reads Crisis in Spanish: Company names by type and
 number («Granja 03», never "FARM 03"), resources and units through the catalogue on every
 button, the planner's reasons, and the class handout's VP per team («Equipo A: 8 PV»)."""
 

@@ -1,4 +1,4 @@
-"""Issue #31, item 2: every word Crisis's templates show goes through the catalogue. A word
+"""Every word Crisis's templates show goes through the catalogue. A word
 typed into a template outside ``{% translate %}``/``{% blocktranslate %}`` (as "VP" was on
 the phone) stays English on a Spanish screen; this finds one in the text or in an attribute
 a person reads (``aria-label``, ``title``, ``alt``, ``placeholder``)."""

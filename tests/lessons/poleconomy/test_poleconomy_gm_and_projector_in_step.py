@@ -1,4 +1,4 @@
-"""Issue #32, items 2 and 3: the game master's page and the projector in step. The game
+"""The game master's page and the projector in step. The game
 master's page rolling the election moves the projector and the phones to its result (by
 party totals, from the engine's ``election_result``) and the console's button only goes on;
 every screen says who has a majority as the state does; with no majority "Start the round"

@@ -1,4 +1,4 @@
-"""Issue #32, item 4: a party request is seen. The phone says it was sent, the partners'
+"""A party request is seen. The phone says it was sent, the partners'
 phones show it, the game master's page fills its parties form in from it (declaring what
 was asked is one click) and accepts a coalition request in one click; the phone's "With"
 takes several partners, as its text says "two or more"."""

@@ -1,4 +1,4 @@
-"""Issue #32, item 1: a phone never shows the round's outcome before the projector's replay
+"""A phone never shows the round's outcome before the projector's replay
 reaches it. Every screen shows the board as replayed so far (the engine's ``view_so_far``):
 the phone's square, cash and prices at step 1 are those of before the round, and its player's
 turn changes them only once the replay has shown that turn."""
