@@ -169,14 +169,8 @@ def voter_ids(bag: Bag) -> set[int]:
     return set(bag.receipts.values_list("seat_id", flat=True))
 
 
-def voter_names(bag: Bag) -> list[str]:
-    """Who voted, by seat (never the order of casting)."""
-    return list(bag.receipts.order_by("seat__position", "seat_id")
-                .values_list("seat__player_name", flat=True))
-
-
 def bag_count(*, bag: Bag, key: bytes, step: TeacherStep | None,
-              receipts: int | None = None) -> dict[str, int]:
+              receipts: int) -> dict[str, int]:
     """Empty the bag: the tally of its sealed ballots (one per receipt; in a weighted ballot,
     each option's sum of weights), then nothing sealed remains and the key is destroyed once
     the transaction commits. ``receipts``: how many the caller read under the table's lock."""
@@ -185,7 +179,7 @@ def bag_count(*, bag: Bag, key: bytes, step: TeacherStep | None,
     with connection.cursor() as cursor:
         cursor.execute(_SEALED_OF_BAG_SQL, [bag.pk])
         sealed = sorted(bytes(row[0]) for row in cursor.fetchall())
-    if len(sealed) != (bag.receipts.count() if receipts is None else receipts):
+    if len(sealed) != receipts:
         raise ServiceError("broken_bag", _("This bag's ballots do not match its receipts."),
                            status=500)
     counted: Counter[str] = Counter()

@@ -13,7 +13,7 @@ tie-breaks) live in its folder and build on these.
 """
 
 from facilitator.errors import ServiceError
-from facilitator.services.ballots import OUTCOME_ONLY_BELOW, vote_close, vote_open
+from facilitator.services.ballots import vote_close, vote_open
 from facilitator.services.casting import ballot_cast
 from facilitator.services.joining import (
     NICKNAME_MAX,
@@ -43,7 +43,6 @@ __all__ = [
     "JOIN_CODE_ALPHABET",
     "JOIN_CODE_LENGTH",
     "NICKNAME_MAX",
-    "OUTCOME_ONLY_BELOW",
     "TIMER_STEP",
     "ServiceError",
     "_unique",

@@ -5,7 +5,7 @@ Opening and counting a bag (a ballot is cast in ``casting``, which settles the t
 receipt and its sealed ballot and nothing else: the engine and the snapshot stay off the
 ballot path. The engine meets the bag at the count: its receipts (by
 seat) and its tally, or only its outcome where a full tally could reveal who voted what (fewer
-than ``OUTCOME_ONLY_BELOW`` ballots in the bag, or a weighted ballot); then only the outcome is
+than ``FEWEST_TO_OPEN`` ballots in the bag, or a weighted ballot); then only the outcome is
 kept, in the action log and in every record.
 """
 
@@ -27,13 +27,6 @@ from facilitator.table_reads import seat_order
 from games.core import InvalidAction
 
 Actor = TableAction.Actor
-
-# Our privacy rule (docs/secrecy.md): a bag with fewer tokens than this is never opened
-# unless every party at the table has voted; and a bag with fewer than this, or a weighted
-# one, publishes its outcome only (two tokens' tally says how both voted to anyone who knows
-# one of them).
-OUTCOME_ONLY_BELOW = FEWEST_TO_OPEN
-
 
 def vote_open(table: Table, ballot: Ballot, step: TeacherStep) -> Bag:
     """Open the bag of ``ballot`` at ``table`` (a teacher's step opens it; undoing the step
@@ -85,7 +78,7 @@ def vote_close(table: Table, state: Any, decision: str, step: TeacherStep | None
         names: list[str] = []
         tally: dict[str, int] = {}
     else:
-        # who voted, by seat (as bags.voter_names lists them)
+        # who voted, by seat (as the record lists receipts, never in the order of casting)
         names = [s.player_name for s in sorted(seats, key=seat_order) if s.pk in voted]
         try:
             state, _e = engine.replay_actions(state, ballots(lesson, decision, names))
@@ -93,7 +86,9 @@ def vote_close(table: Table, state: Any, decision: str, step: TeacherStep | None
             raise engine_error(exc) from None
         tally = bags.bag_count(bag=bag, key=key, step=step, receipts=len(voted))
     result: dict[str, Any] = {"tally": tally}
-    if bag.weights or len(names) < OUTCOME_ONLY_BELOW or bag.counted_before:
+    # A bag of fewer than FEWEST_TO_OPEN tokens (every voter's), a weighted one or a recount
+    # publishes its outcome only: two tokens' tally says how both voted to either voter.
+    if bag.weights or len(names) < FEWEST_TO_OPEN or bag.counted_before:
         try:
             result = {"outcome": lesson.ballot_outcome(state, decision, tally)}
         except InvalidAction as exc:
