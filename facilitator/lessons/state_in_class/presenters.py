@@ -535,10 +535,11 @@ def projector_context(view: dict[str, Any], *, join_url: str = "") -> dict[str, 
 def phone_context(view: dict[str, Any]) -> dict[str, Any]:
     session = view["session"]
     number = view["seat"].get("table")
+    # A phone hears of an Undo only where it discarded the votes at its own table (a phone
+    # with no table yet is at none).
     undone = session.get("undone") or {}
-    # A phone hears of an Undo only where it discarded the votes at its own table.
-    discarded_here = (number in undone["discarded_at"] if "discarded_at" in undone
-                      else bool(undone.get("discarded")))
+    discarded_here = (undo.discarded(undone, number)[0]
+                      if number is not None or "discarded_at" not in undone else False)
     ctx: dict[str, Any] = {"session": session, "seat": view["seat"], "can": view.get("can", {}),
                            "undone": undo.undone_notice(session, table=number)
                            if discarded_here else "",

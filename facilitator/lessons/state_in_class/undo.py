@@ -18,7 +18,7 @@ def _vote_name(kind: str, round_: int) -> str:
     return _("the budget vote of round %(round)d") % {"round": round_}
 
 
-def _discarded(undone: dict[str, Any], table: int | None) -> tuple[bool, list[int]]:
+def discarded(undone: dict[str, Any], table: int | None) -> tuple[bool, list[int]]:
     """Whether the votes cast were discarded where this screen is (a phone's ``table``, or
     the whole class), and the tables where they were, when only some were. Older notices
     (without ``discarded_at``) speak for every table."""
@@ -38,11 +38,11 @@ def undone_notice(session: dict[str, Any], *, table: int | None = None) -> str:
         return ""
     if undone["kind"] == "start":
         return _("Undone: the start of the lesson. Everyone is back in the lobby.")
-    discarded, some = _discarded(undone, table)
+    were_discarded, some = discarded(undone, table)
     left, entered = undone.get("from"), undone["stage"]
     if left in VOTE_STAGES:
         vote = _vote_name(VOTE_STAGES[left], undone["round"])
-        if not discarded:  # the bag had filled and counted itself: it stays counted
+        if not were_discarded:  # the bag had filled and counted itself: it stays counted
             return _("Undone: showing the result of %(vote)s.") % {"vote": vote}
         if some:
             return (_("Undone: the count of %(vote)s.") % {"vote": vote} + " " + ngettext(
@@ -56,7 +56,7 @@ def undone_notice(session: dict[str, Any], *, table: int | None = None) -> str:
     if entered in VOTE_STAGES:
         text = _("Undone: the opening of %(vote)s.") % {
             "vote": _vote_name(VOTE_STAGES[entered], undone["round"])}
-        if discarded:
+        if were_discarded:
             text += " " + _("The votes cast were discarded.")
         return text
     stage = dict(Stage.choices).get(entered, entered)
