@@ -541,7 +541,8 @@ let sentFrom = null;  // the last action sent from a form: {id, form (its key)}
 document.addEventListener("submit", (event) => {
   const form = event.target;
   if (!timerSubmits) clearRefusal();  // the user acts again: an earlier refusal goes
-  const key = form.dataset.action ? actionKey(formMessage(form, event.submitter)) : "";
+  const message = form.dataset.action ? formMessage(form, event.submitter) : null;
+  const key = message ? actionKey(message) : "";
   const confirming = armed !== null && armed === live.dataset.phase && armedFor === key;
   if (!confirming && event.submitter && event.submitter.value === "next"
       && askFirst(event.submitter)) {
@@ -560,7 +561,6 @@ document.addEventListener("submit", (event) => {
   // The socket cannot get through but the network is up: post the form (the HTTP fallback).
   if (!open && navigator.onLine !== false) return;
   event.preventDefault();
-  const message = formMessage(form, event.submitter);
   if (confirming) message.confirm = true;
   sentFrom = { id: message.id, form: formKey(form) };
   if (open) {
