@@ -14,18 +14,13 @@ from facilitator.lessons.austerity import options
 from facilitator.lessons.austerity.forms import OptionsForm
 from facilitator.lessons.austerity.lesson import LESSON
 from tests.facilitator.austerity_lesson import started, state_of
-from tests.facilitator.lesson import deterministic, make_teacher
+from tests.facilitator.lesson import make_teacher
+from tests.facilitator.test_austerity_pace import playable  # noqa: F401 (autouse)
 
 pytestmark = pytest.mark.django_db
 
 FORM = {"seating": "tables", "scenario": "economic-crash", "difficulty": "easy",
         "country": ""}
-
-
-@pytest.fixture(autouse=True)
-def playable(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(LESSON, "playable", True)
-    deterministic(monkeypatch)
 
 
 def test_a_new_lessons_tables_play_our_levels_with_the_three_year_rule() -> None:

@@ -15,7 +15,6 @@ from django.utils import translation
 from facilitator import clock, parties
 from facilitator.lessons.austerity import modes, options
 from facilitator.lessons.austerity import services as aus_services
-from facilitator.lessons.austerity.lesson import LESSON
 from facilitator.lessons.austerity.reports import spreadsheets, story
 from facilitator.models import Table
 from tests.facilitator.austerity_lesson import (
@@ -26,15 +25,10 @@ from tests.facilitator.austerity_lesson import (
     to_the_year,
     vote,
 )
-from tests.facilitator.lesson import deterministic, fresh
+from tests.facilitator.lesson import fresh
+from tests.facilitator.test_austerity_pace import playable  # noqa: F401 (autouse)
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def playable(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(LESSON, "playable", True)
-    deterministic(monkeypatch)
 
 
 @pytest.fixture

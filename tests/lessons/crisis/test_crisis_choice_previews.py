@@ -6,16 +6,10 @@ screen shows the likely moves first, the rest folded away."""
 
 from __future__ import annotations
 
-import html
-from typing import Any
-
 import pytest
-from django.template.loader import render_to_string
 
-from facilitator import selectors
 from facilitator.lessons.crisis import costs
 from facilitator.log import save_state
-from facilitator.screens import phone_context
 from games.crisis import cards, names, previews
 from tests.facilitator.test_crisis_lesson import (
     advance,
@@ -26,13 +20,9 @@ from tests.facilitator.test_crisis_lesson import (
     state_of,
     waiting,
 )
+from tests.facilitator.test_crisis_lesson_screens import phone_html
 
 pytestmark = pytest.mark.django_db
-
-
-def phone_html(seat: Any) -> str:
-    return html.unescape(render_to_string("play/_screen.html",
-                                          phone_context(selectors.seat_view(seat))))
 
 
 def test_every_company_button_says_its_price_what_it_needs_and_its_vp() -> None:

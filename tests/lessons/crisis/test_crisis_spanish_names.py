@@ -5,16 +5,12 @@ button, the planner's reasons, and the class handout's VP per team («Equipo A: 
 from __future__ import annotations
 
 import html
-from typing import Any
 
 import pytest
-from django.template.loader import render_to_string
 from django.utils import translation
 
-from facilitator import selectors
 from facilitator.lessons.crisis import costs, debrief
 from facilitator.log import save_state
-from facilitator.screens import phone_context
 from games.crisis import previews
 from tests.facilitator.test_crisis_lesson import (
     advance,
@@ -26,13 +22,9 @@ from tests.facilitator.test_crisis_lesson import (
     to_stage,
     waiting,
 )
+from tests.facilitator.test_crisis_lesson_screens import phone_html
 
 pytestmark = pytest.mark.django_db
-
-
-def phone_html(seat: Any) -> str:
-    return html.unescape(render_to_string("play/_screen.html",
-                                          phone_context(selectors.seat_view(seat))))
 
 
 def test_a_spanish_captain_reads_company_names_and_their_costs_in_spanish() -> None:
