@@ -155,13 +155,16 @@ class StateInClassLesson(Lesson):
 
 
 def abstained(seat: Seat, table: Table, session: ClassSession) -> bool:
-    """The seat put no token in the vote whose result the class is being shown."""
+    """The seat put no token in the vote whose result the class is being shown. A bag closed
+    unopened (fewer than 3 tokens) kept no receipt, and counted nobody's token: the platform's
+    notice says so to everyone at the table, voters and abstainers alike."""
     kind = script.COUNTED_AT.get(session.stage)
     if kind is None:
         return False
     bag = Bag.objects.filter(table=table, decision=script.decision_id(session.round, kind),
                              status=Bag.Status.COUNTED).first()
-    return bag is not None and not BallotReceipt.objects.filter(bag=bag, seat=seat).exists()
+    return (bag is not None and not bag.set_aside
+            and not BallotReceipt.objects.filter(bag=bag, seat=seat).exists())
 
 
 def seat_can(session: ClassSession, legal: list[dict[str, Any]]) -> dict[str, Any]:
