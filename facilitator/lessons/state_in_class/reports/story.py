@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from facilitator.kit import replay_table
-from facilitator.lessons.state_in_class import charts
+from facilitator.lessons.state_in_class import charts, script
 from facilitator.lessons.state_in_class.words import (
     card_outcome,
     class_change_line,
@@ -214,7 +214,8 @@ def start_tension(history: Sequence[Mapping[str, Any]]) -> int | None:
     return series[0][1] if series else None
 
 
-def _tax(entry: Mapping[str, Any], players: int) -> dict[str, Any] | None:
+def _tax(entry: Mapping[str, Any], players: int, set_aside: int = 0
+         ) -> dict[str, Any] | None:
     tax = entry.get("tax")
     if not tax or "tally" not in tax:
         return None
@@ -241,13 +242,14 @@ def _tax(entry: Mapping[str, Any], players: int) -> dict[str, Any] | None:
         "tally": None if secret else [{"option": o, "name": tax_name(o),
                                        "votes": tally.get(o, 0), "won": o == winner}
                                       for o in data.TAX_OPTIONS],
-        "voters": tax.get("voters", 0), "players": players,
+        "voters": tax.get("voters", 0), "players": players, "set_aside": set_aside,
         "winner": winner, "winner_label": tax_label(winner) if winner else "",
         "how": how, "how_text": how_text, "tie": how in ("tie_break", "drawn"),
     }
 
 
-def _budget(entry: Mapping[str, Any]) -> dict[str, Any] | None:
+def _budget(entry: Mapping[str, Any], players: int, set_aside: int = 0
+            ) -> dict[str, Any] | None:
     budget, split = entry.get("budget"), entry.get("split")
     if not budget and not split:
         return None
@@ -256,7 +258,8 @@ def _budget(entry: Mapping[str, Any]) -> dict[str, Any] | None:
     out: dict[str, Any] = {
         "tally": None if secret else [{"service": s, "name": service_name(s),
                                        "votes": tally.get(s, 0)} for s in data.SERVICES],
-        "voters": (budget or {}).get("voters", 0),
+        "voters": (budget or {}).get("voters", 0), "players": players,
+        "set_aside": set_aside,
         "tie": any(t.get("kind") == "budget" for t in entry.get("tie_breaks") or []),
     }
     if split:
@@ -286,7 +289,11 @@ def _budget(entry: Mapping[str, Any]) -> dict[str, Any] | None:
     return out
 
 
-def _rounds(state: GameState, start: int | None) -> list[RoundStory]:
+def _rounds(state: GameState, start: int | None,
+            set_aside: Mapping[str, int] | None = None) -> list[RoundStory]:
+    """The rounds' stories; ``set_aside``: the tokens of each bag closed unopened (fewer
+    than 3: our privacy rule), by decision id, which the record cannot tell."""
+    set_aside = set_aside or {}
     stories: list[RoundStory] = []
     before = start
     inheritance = 0
@@ -305,9 +312,11 @@ def _rounds(state: GameState, start: int | None) -> list[RoundStory]:
             effect=event_effect_told(event, entry.get("event_effect") or {}),
             midlife_round=entry["round"] == data.MIDLIFE_ROUND,
             tension_before=before, tension_after=after,
-            tax=_tax(entry, len(state.players)),
+            tax=_tax(entry, len(state.players),
+                     set_aside.get(script.decision_id(entry["round"], "tax"), 0)),
             revenue=entry.get("revenue"),
-            budget=_budget(entry),
+            budget=_budget(entry, len(state.players),
+                           set_aside.get(script.decision_id(entry["round"], "budget"), 0)),
             tension=[{"delta": c["delta"], "signed": signed(c["delta"]),
                       "cause": tension_cause(c), "line": tension_line(c)} for c in changes],
             exclusions=[exclusion_line(x) for x in entry.get("exclusions") or []],
@@ -370,7 +379,9 @@ def table_story(table: Table, *, chart_size: tuple[int, int] = (360, 200),
     width, height = chart_size
     return TableStory(
         number=table.number, table_id=table.pk, state=state, players=players, final=final,
-        start_tension=start, rounds=_rounds(state, start),
+        start_tension=start,
+        rounds=_rounds(state, start, dict(table.bags.filter(set_aside__gt=0)
+                                          .values_list("decision", "set_aside"))),
         final_rows=_final_rows(state, final, players),
         charts={
             "tension": charts.tension_chart(state.history, width=width, height=height),
