@@ -362,8 +362,8 @@ def test_every_option_the_engine_lists_has_words_with_its_variants() -> None:
         "Pay Loan (Income from the Treasury first)")
     assert words.option_label("event", "spend:current", "debt+security") == (
         "Spend an Income cube. (Income from Current first)")
-    assert words.option_label("income", "fund:social-welfare") == (
-        "Fund Social Welfare: Add a Welfare cube.")
+    # what funding gives is the option's effect line (as the cards in force make it)
+    assert words.option_label("income", "fund:social-welfare") == "Fund Social Welfare"
     assert words.option_short("income", "fund:social-welfare") == "Social Welfare"
 
 

@@ -10,7 +10,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.austerity import explain
+from facilitator.lessons.austerity import script
+from games.austerity import data, explain
 from games.austerity.state import GameState, Institution
 
 
@@ -51,3 +52,35 @@ def event_in_force(state: GameState, key: str) -> dict[str, str]:
     effect = explain.event_effect(state, key)
     return {"name": _(effect["name"]), "text": _(effect["text"]),
             "changed": changed_label(effect["changed_by"])}
+
+
+def source_label(changed_by: list[dict[str, Any]]) -> str:
+    """"(with High Taxes)": the cards (or the scenario) that changed an option; "" if none."""
+    names = list(dict.fromkeys(_(c["name"]) for c in changed_by))
+    return _("(with %(name)s)") % {"name": ", ".join(names)} if names else ""
+
+
+def effect_text(state: GameState, kind: str, choice: str, times: int = 1) -> str:
+    """What one option does now, in one line: ``explain.choice_effect``'s sentences in the
+    active language, then the cards in force that changed it ("" for an option that changes
+    nothing, and for drawing, which its label already says)."""
+    if kind == "draw" or times == 0:
+        return ""
+    effect = explain.choice_effect(state, kind, choice, times)
+    text = " ".join(line_text(line) for line in effect["lines"])
+    label = source_label(effect["changed_by"])
+    return f"{text} {label}" if label else text
+
+
+def item_effect(state: GameState, item: str, option: str) -> str:
+    """One option of a budget item's ballot, said as what it does ("" for no change)."""
+    if option == script.NO_CHANGE[item]:
+        return ""
+    if item in (script.TAXES, script.BORROW):
+        action = data.RAISE_TAXES if item == script.TAXES else data.BORROW
+        return effect_text(state, "action", action, int(option))
+    if item == script.LOAN:
+        return effect_text(state, "action", data.PAY_LOAN)
+    if item == script.INSTITUTION:
+        return effect_text(state, "action", option)
+    return effect_text(state, "policy", option)

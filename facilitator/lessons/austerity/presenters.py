@@ -93,10 +93,14 @@ def decision_block(decision: dict[str, Any], game: dict[str, Any]) -> dict[str, 
     """One of the engine's decisions with its options said as what they do."""
     kind = decision["action"]
     params = {k: _(v) for k, v in decision.get("params", {}).items()}
+    state = explaining.board_state(game)
     return {"id": decision["id"], "kind": kind,
             "prompt": _(decision["prompt"]).format(**params),
-            "options": [{"value": o, "label": words.option_label(kind, o, game.get("event")),
-                         "short": words.option_short(kind, o, game.get("event"))}
+            "options": [{"value": o,
+                         "label": words.option_label(kind, o, game.get("event"),
+                                                     game["policies"]),
+                         "short": words.option_short(kind, o, game.get("event")),
+                         "effect": explaining.effect_text(state, kind, o)}
                         for o in decision["options"]]}
 
 
@@ -192,7 +196,10 @@ def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, A
                            "decision": vote["decision"], "voted": vote["voted"],
                            "of": vote["of"],
                            "options": [{"index": i, "value": o,
-                                        "label": words.item_option_label(item, o)}
+                                        "label": words.item_option_label(item, o,
+                                                                         game["policies"]),
+                                        "effect": explaining.item_effect(
+                                            explaining.board_state(game), item, o)}
                                        for i, o in enumerate(vote["options"])]}
         elif pending is not None:
             ctx["pending"] = {"name": str(words.ITEM_NAMES[item]), "voted": pending["voted"],
@@ -214,23 +221,33 @@ def ballot_block(voting: dict[str, Any], game: dict[str, Any],
     engine's decisions the teacher took to the table): its question and its options."""
     decision = voting["decision"]
     options = voting["options"]
+    state = explaining.board_state(game)
     if voting["kind"] == "motion":
         motion = next((m for m in motions if m.get("decision") == decision), None)
         question = _("Motion: %(motion)s") % {"motion": motion["label"]} if motion else _(
             "Motion")
         labels = [_("Yes") if o == script.YES else _("No") for o in options]
+        kind = {"action": "action", "institution": "action", "policy": "policy"}.get(
+            (motion or {}).get("kind", ""))
+        carried = explaining.effect_text(state, kind, motion["target"]) \
+            if kind and motion else ""
+        effects = [carried if o == script.YES else "" for o in options]
     elif voting["kind"] == "actions":
         question = _("Take an Action before the next draw?")
         labels = [_("No Action now") if o == script.NONE else words.action_label(o)
                   for o in options]
+        effects = ["" if o == script.NONE else explaining.effect_text(state, "action", o)
+                   for o in options]
     else:
         found = next((d for d in game.get("decisions") or [] if d["id"] == decision), None)
         block = decision_block(found, game) if found else None
         question = block["prompt"] if block else ""
         labels = [o["label"] for o in block["options"]] if block else list(options)
+        effects = [o["effect"] for o in block["options"]] if block else [""] * len(options)
     return {"decision": decision, "question": question,
-            "options": [{"index": i, "value": o, "label": label}
-                        for i, (o, label) in enumerate(zip(options, labels, strict=True))]}
+            "options": [{"index": i, "value": o, "label": label, "effect": effect}
+                        for i, (o, label, effect)
+                        in enumerate(zip(options, labels, effects, strict=True))]}
 
 
 # --------------------------------------------------------------------------- the console

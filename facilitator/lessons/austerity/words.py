@@ -88,8 +88,11 @@ def action_label(option: str) -> str:
     return option
 
 
-def option_label(kind: str, option: str, event: str | None = None) -> str:
-    """One option of the engine's decision of ``kind`` (its ``action``), in plain words."""
+def option_label(kind: str, option: str, event: str | None = None,
+                 policies: dict[str, str] | None = None) -> str:
+    """One option of the engine's decision of ``kind`` (its ``action``), in plain words (a
+    policy turn names the card's other face when the faces in force, ``policies``, are
+    given)."""
     if kind == "draw":
         return _("Draw the next two cubes")
     if kind == "action":
@@ -99,15 +102,16 @@ def option_label(kind: str, option: str, event: str | None = None) -> str:
     if kind == "income":
         if option.startswith("fund:"):
             inst = option.split(":", 1)[1]
-            return _("Fund %(institution)s: %(reward)s") % {
-                "institution": institution_name(inst),
-                "reward": _(data.INSTITUTIONS[inst].fund_text)}
+            return _("Fund %(institution)s") % {"institution": institution_name(inst)}
         return {"treasury": _("Bank it in the Treasury"), "used": _("Put it in Used"),
                 "olympics": _("Put it in the Olympics box")}.get(option, option)
     if kind == "policy":
         if option == script.KEEP:
             return _("Keep the policy cards as they are")
         card = option.split(":", 1)[1]
+        if policies is not None and card in policies:
+            return _("Turn %(card)s to %(face)s") % {"card": _(data.POLICY_CARDS[card].name),
+                                                     "face": other_face(policies, card)}
         return _("Turn %(card)s (costs 1 Popularity)") % {
             "card": _(data.POLICY_CARDS[card].name)}
     if kind == "event" and event is not None:
@@ -138,8 +142,15 @@ def option_short(kind: str, option: str, event: str | None = None) -> str:
     return option_label(kind, option, event)
 
 
-def item_option_label(item: str, option: str) -> str:
-    """One option of a budget item's ballot."""
+def other_face(policies: dict[str, str], card: str) -> str:
+    """The face a policy card shows once turned, in the active language."""
+    faces = data.POLICY_CARDS[card].faces
+    return _((faces[1] if policies.get(card) == faces[0].id else faces[0]).name)
+
+
+def item_option_label(item: str, option: str, policies: dict[str, str] | None = None) -> str:
+    """One option of a budget item's ballot (a policy turn names the card's other face when
+    the faces in force, ``policies``, are given)."""
     if item in (script.TAXES, script.BORROW):
         times = int(option)
         if times == 0:
@@ -155,7 +166,11 @@ def item_option_label(item: str, option: str) -> str:
         return institution_name(option.split(":", 1)[1])
     if option == script.KEEP:
         return option_label("policy", option)
-    return _("Turn %(card)s") % {"card": _(data.POLICY_CARDS[option.split(":", 1)[1]].name)}
+    card = option.split(":", 1)[1]
+    if policies is not None and card in policies:
+        return _("Turn %(card)s to %(face)s") % {"card": _(data.POLICY_CARDS[card].name),
+                                                 "face": other_face(policies, card)}
+    return _("Turn %(card)s") % {"card": _(data.POLICY_CARDS[card].name)}
 
 
 def item_outcome(item: str, choice: str) -> str:
