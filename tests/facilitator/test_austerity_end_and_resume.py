@@ -33,7 +33,8 @@ def playable(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def end_now(session: ClassSession) -> ClassSession:
-    return aus_services.lesson_end_now(session=fresh(session), expected=fresh(session).stage_id)
+    return aus_services.lesson_end_now(session=fresh(session), expected=fresh(session).stage_id,
+                                       confirm=True)
 
 
 def test_the_teacher_ends_the_lesson_at_a_year_end_and_the_country_is_unfinished() -> None:

@@ -84,6 +84,7 @@ class Expire(Message):
 
 class EndNow(Message):
     type: Literal["end_now"]
+    confirm: StrictBool = False  # the teacher answered "End the lesson for every table?"
 
 
 SEAT = (Decide, RaiseMotion, SupportMotion)
@@ -127,4 +128,4 @@ def teacher_act(session: ClassSession, message: Any) -> None:
     elif isinstance(message, Expire):
         services.wait_expire(session=session, table=message.table, expected=expected)
     elif isinstance(message, EndNow):
-        services.lesson_end_now(session=session, expected=expected)
+        services.lesson_end_now(session=session, expected=expected, confirm=message.confirm)

@@ -230,12 +230,17 @@ def _expire(session: ClassSession, table: Any, expected: str | None) -> int | No
 
 
 @transaction.atomic
-def lesson_end_now(*, session: ClassSession, expected: str | None = None) -> ClassSession:
+def lesson_end_now(*, session: ClassSession, expected: str | None = None,
+                   confirm: bool = False) -> ClassSession:
     """"End the lesson now", at a Year End: the lesson goes to its final result; a country
-    whose game is not over is unfinished (``scoring.country_result``). Refused at any other
-    moment and while a table votes."""
+    whose game is not over is unfinished (``scoring.country_result``). Refused, changing
+    nothing, without the teacher's confirmation (``confirm``), at any other moment and while
+    a table votes."""
     session = locked_session(session)
     check_can_drive(session, expected)
+    if not confirm:
+        raise ServiceError("confirm_end", _("Ending the lesson needs your confirmation: press "
+                                            "“Yes, end the lesson”."), status=409)
     if session.status != Status.RUNNING or session.stage != script.YEAR_END:
         raise ServiceError("not_year_end", _("The lesson can be ended at a Year End."),
                            status=409)
