@@ -191,20 +191,30 @@ def test_the_game_master_page_is_only_its_teachers() -> None:
     assert anonymous.status_code == 302
 
 
-def test_the_game_master_corrects_orders_from_the_page_and_a_bad_correction_says_why() -> None:
+def test_the_game_master_corrects_orders_with_the_players_form_and_a_bad_one_says_why(
+) -> None:
     lesson = Lesson()
     lesson.start()
     lesson.to_proposal()
     lesson.advance()
+    lesson.phone("Ana").post("/play/act/", {"type": "order_form", "move": "roll:",
+                                            "buy": "companies", "life": "1",
+                                            "expected": lesson.now.stage_id})
+    page = lesson.master()
+    assert "orders (the engine's order grammar" not in page and "<textarea" not in page
+    form = page[page.index('name="player" value="Ana"'):]
+    form = form[:form.index("</form>")]
+    assert 'name="buy" value="companies" checked' in form  # the player's form, filled in
+    assert 'name="life" value="1" checked' in form
     url = f"/teacher/lessons/{lesson.session.pk}/poleconomy/master/act/"
-    bad = lesson.console.post(url, {"type": "master_orders", "table": "1", "player": "Ana",
-                                    "orders": "{not json", "expected": lesson.now.stage_id})
-    assert bad.status_code == 400 and "could not be read" in bad.content.decode()
-    good = lesson.console.post(url, {"type": "master_orders", "table": "1", "player": "Ana",
-                                     "orders": '{"move": {"roll": true}}',
-                                     "expected": lesson.now.stage_id})
+    fields = {"type": "master_order_form", "table": "1", "player": "Ana",
+              "expected": lesson.now.stage_id}
+    bad = lesson.console.post(url, {**fields, "move": "roll:", "bonds": "99"})
+    assert bad.status_code == 400
+    assert "Bonds to buy must be a whole number from 0 to 30." in bad.content.decode()
+    good = lesson.console.post(url, {**fields, "move": "roll:", "buy": "none"})
     assert good.status_code == 302
-    row = PendingOrders.objects.get(player="Ana")
+    row = PendingOrders.objects.filter(player="Ana").order_by("-pk").first()
     assert (row.orders, row.by_master) == ({"move": {"roll": True}}, True)
 
 

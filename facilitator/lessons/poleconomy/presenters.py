@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -98,9 +97,20 @@ def final_rows(game: dict[str, Any]) -> list[dict[str, Any]] | None:
     final = game.get("final")
     if not game.get("over") or not final:
         return None
-    rows = [{"name": name, "score": v["score"], "winner": name in final["winners"],
-             **v["breakdown"]} for name, v in final["players"].items()]
-    return sorted(rows, key=lambda r: -r["score"])
+    rows = sorted(({"name": name, "score": v["score"], "winner": name in final["winners"],
+                    **v["breakdown"]} for name, v in final["players"].items()),
+                  key=lambda r: -r["score"])
+    scores = [r["score"] for r in rows]
+    for r in rows:  # tied players share a place: 1st, 1st, 3rd
+        r["place"] = scores.index(r["score"]) + 1
+        r["place_name"] = place_name(r["place"])
+        r["tied"] = scores.count(r["score"]) > 1
+    return rows
+
+
+def place_name(n: int) -> str:
+    """A place in words: "1st", "2nd", "3rd", "4th"."""
+    return {1: _("1st"), 2: _("2nd"), 3: _("3rd")}.get(n) or _("%(n)dth") % {"n": n}
 
 
 def over_text(game: dict[str, Any]) -> str:
@@ -153,12 +163,25 @@ def replay(table: Table, game: dict[str, Any], round_: int, shown: int) -> dict[
     done = shown + 1 >= len(all_beats)
     proposal = rounds.proposal_of(table, round_)
     approved = proposal is not None and proposal.approved_by_id is not None
-    lines = [[x for x in (events.line(e, approved) for e in beat) if x]
-             for beat in all_beats[:shown + 1]]
+    lines = [beat_lines(beat, approved) for beat in all_beats[:shown + 1]]
     shown_board = game if done else engine_views.view(so_far(table, state, round_, shown),
                                                       PUBLIC)
     return {"beats": lines, "total": len(all_beats), "done": done, "shown": len(lines),
             "board": shown_board}
+
+
+def beat_lines(beat: list[dict[str, Any]], press_approved: bool) -> list[dict[str, str]]:
+    """One beat's events in words; an approved press release is quoted once, with the
+    Treasury's first payment."""
+    out = []
+    quoted = False
+    for e in beat:
+        x = events.line(e, press_approved and not quoted)
+        if x:
+            out.append(x)
+            quoted = quoted or (e["type"] == "treasury_payment" and bool(e.get("press_release"))
+                                and e.get("made", True))
+    return out
 
 
 def consent_progress(table: Table) -> dict[str, Any] | None:
@@ -227,19 +250,23 @@ def election_words(state: Any) -> dict[str, Any] | None:
 def master_panel(table: Table, session: dict[str, Any], game: dict[str, Any]
                  ) -> dict[str, Any]:  # the game master's page only, never the projector
     """The game master's view of one table: every player's latest orders this round (in
-    words and in the order grammar), who has sent, the proposal with its press release to
-    approve, and the phones' requests. Never a consent vote: the bag's count is all."""
+    words, and as the player's own order form filled in, for a correction), who has sent, the
+    proposal with its press release to approve, and the phones' requests. Never a consent
+    vote: the bag's count is all."""
     round_ = session["round"]
     latest = rounds.latest_orders(table, round_)
     proposal = rounds.proposal_of(table, round_)
+    state = load_state(table)
+    can_correct = session["stage"] in (script.PROPOSAL, script.ORDERS) and state.phase == ORDERS
     players = []
     for p in game["players"]:
         row = latest.get(p["name"])
         players.append({"name": p["name"], "sent": row is not None,
                         "orders": row.orders if row else None,
-                        "orders_json": json.dumps(row.orders) if row and row.orders else "",
                         "summary": orderform.summary(row.orders) if row else [],
-                        "by_master": row.by_master if row else False})
+                        "by_master": row.by_master if row else False,
+                        "form": order_form(state, p["name"], row.orders if row else None)
+                        if can_correct else None})
     election = game.get("election") or {}
     majority = next((b["members"] for b in election.get("blocs", [])
                      if b["name"] == election.get("majority")), [])
@@ -458,24 +485,35 @@ def seat_info(session: ClassSession, seat: Seat, table: Table) -> dict[str, Any]
                            "voted": bool(bags.voter_ids(bag) & team),
                            "bag": bags.generation(bag)}
     if orders_open:
-        info["reachable"] = reachable_rows(state, player)
-        suggested = engine_forms.suggested_orders(state, player)
-        info["fields"] = orderform.fields_from_orders(latest.orders if latest else suggested)
-        info["auction"] = [{"firm": f, "name": events.square(f),
-                            "price": data.price(f, state.multiplier),
-                            "bid": info["fields"].get("bids", {}).get(f, "")}
-                           for f in state.auction]
-        info["targets"] = [{"firm": f, "name": events.square(f), "owner": o}
-                           for f, o in state.owners.items()
-                           if o != player and f in data.COMPANIES]
-        info["ministers"] = {"can_appoint": [n for n in state.government
-                                             if n != player and n not in state.cabinet],
-                             "cabinet": list(state.cabinet)} if is_pm else None
+        info.update(order_form(state, player, latest.orders if latest else
+                               engine_forms.suggested_orders(state, player)))
         info["suggestions"] = [
             {"by": s.seat.nickname, "orders": s.orders, "summary": orderform.summary(s.orders)}
             for s in Suggestion.objects.filter(table=table, round=session.round,
                                                seat__player_name=player).select_related("seat")]
     return info
+
+
+def buy_choices() -> list[tuple[str, str]]:
+    return [("all", _("Buy Companies and Advertisers")), ("companies", _("Buy Companies only")),
+            ("advertisers", _("Buy Advertisers only")), ("none", _("Buy nothing"))]
+
+
+def order_form(state: Any, player: str, orders: dict[str, Any] | None) -> dict[str, Any]:
+    """What one player's order form shows, filled in from ``orders`` (None: No orders): the
+    phone's form and the game master's correction of it are the same form."""
+    is_pm = player == state.pm
+    fields = orderform.fields_from_orders(orders)
+    return {
+        "is_pm": is_pm, "fields": fields, "reachable": reachable_rows(state, player),
+        "buy_choices": buy_choices(),
+        "auction": [{"firm": f, "name": events.square(f), "price": data.price(f, state.multiplier),
+                     "bid": fields.get("bids", {}).get(f, "")} for f in state.auction],
+        "targets": [{"firm": f, "name": events.square(f), "owner": o}
+                    for f, o in state.owners.items() if o != player and f in data.COMPANIES],
+        "ministers": {"can_appoint": [n for n in state.government
+                                      if n != player and n not in state.cabinet],
+                      "cabinet": list(state.cabinet)} if is_pm else None}
 
 
 def consequence_text(c: dict[str, Any]) -> str:
@@ -517,7 +555,10 @@ def phone_context(view: dict[str, Any]) -> dict[str, Any]:
     me = next((p for p in game["players"] if p["name"] == view["seat"].get("player")),
               None) if game else None
     reopened = (view.get("table") or {}).get("reopened", "")
-    return {"session": view["session"], "seat": view["seat"], "game": game,
+    final = final_rows(game) if game else None
+    return {"final": final, "my_final": next((r for r in final or []
+                                              if me and r["name"] == me["name"]), None),
+            "session": view["session"], "seat": view["seat"], "game": game,
             "table": view.get("table"), "can": view.get("can", {}), "me": me,
             "revote": kit.reopened_notice(reopened, phone=True),
             "me_square": events.square(me["position"]) if me else "",

@@ -260,6 +260,18 @@ def master_orders(*, session: ClassSession, table: int, player: str,
     _done(session, table_, state, step)
 
 
+def master_order_form_send(*, session: ClassSession, table: int, player: str,
+                           fields: dict[str, Any], clear: bool = False,
+                           expected: str | None = None) -> None:
+    """The game master's correction made with the player's own order form (its fields, as
+    the phone posts them); the engine checks the orders they make (``master_orders``)."""
+    found = Table.objects.filter(session=session, number=table).first()
+    is_pm = found is not None and load_state(found).pm == player
+    orders = None if clear else orderform.orders_from_fields(fields, is_pm=is_pm)
+    master_orders(session=session, table=table, player=player, orders=orders, clear=clear,
+                  expected=expected)
+
+
 @transaction.atomic
 def master_parties(*, session: ClassSession, table: int, declared: dict[str, list[str]],
                    expected: str | None = None) -> None:

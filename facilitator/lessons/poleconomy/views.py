@@ -5,7 +5,6 @@ the module's services."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -32,9 +31,11 @@ def _owned(request: HttpRequest, session_id: int) -> ClassSession:
 
 
 def _render(request: HttpRequest, session: ClassSession, error: str = "",
-            status: int = 200) -> HttpResponse:
+            status: int = 200, open_player: str = "") -> HttpResponse:
+    """``open_player``: the player whose correction was refused; their form stays open with
+    the reason beside it."""
     view = kit.projector_view(session)
-    context = {**presenters.master_context(view), "error": error}
+    context = {**presenters.master_context(view), "error": error, "open_player": open_player}
     template = "poleconomy/_master_live.html" if request.GET.get("part") else PAGE
     return render(request, template, context, status=status)
 
@@ -57,24 +58,12 @@ def _int(value: Any) -> int:
         raise ServiceError("bad_message", _("That table does not exist.")) from None
 
 
-def _orders(text: str) -> dict[str, Any] | None:
-    if not text.strip():
-        return None
-    try:
-        value = json.loads(text)
-    except ValueError:
-        raise ServiceError("bad_orders", _("These orders could not be read.")) from None
-    if value is not None and not isinstance(value, dict):
-        raise ServiceError("bad_orders", _("These orders could not be read."))
-    return value
-
-
 def _act(session: ClassSession, post: Any) -> None:
     kind, table, expected = post.get("type"), _int(post.get("table")), post.get("expected")
-    if kind == "master_orders":
-        pol.master_orders(session=session, table=table, player=post.get("player", ""),
-                          orders=_orders(post.get("orders", "")),
-                          clear=post.get("clear") == "1", expected=expected)
+    if kind == "master_order_form":
+        pol.master_order_form_send(session=session, table=table, player=post.get("player", ""),
+                                   fields=post.dict(), clear=post.get("clear") == "1",
+                                   expected=expected)
     elif kind == "master_parties":
         declared: dict[str, list[str]] = {}
         for i in range(1, 4):
@@ -111,5 +100,5 @@ def master_act(request: HttpRequest, session_id: int) -> HttpResponse:
             _act(session, request.POST)
         except ServiceError as exc:
             return _render(request, ClassSession.objects.get(pk=session.pk), exc.message,
-                           exc.status)
+                           exc.status, open_player=request.POST.get("player", ""))
     return redirect("facilitator:poleconomy:master", session_id)
