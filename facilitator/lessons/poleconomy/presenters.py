@@ -27,7 +27,7 @@ from facilitator.lessons.poleconomy import events, orderform, rounds, script
 from facilitator.lessons.poleconomy import options as lesson_options
 from facilitator.lessons.poleconomy.models import PoliticsRequest, Suggestion
 from facilitator.models import ClassSession, Seat, Table
-from games.core import PUBLIC
+from games.core import PUBLIC, InvalidAction
 from games.poleconomy import data
 from games.poleconomy import forms as engine_forms
 from games.poleconomy import views as engine_views
@@ -61,6 +61,23 @@ def proposal_lines(items: dict[str, Any]) -> list[str]:
         out.append(_("The Treasury pays $%(n)d to %(to)s") % {"n": pay["amount"],
                                                               "to": pay["to"]})
     return out
+
+
+def treasury_warnings(state: Any, items: dict[str, Any]) -> list[str]:
+    """What the proposal's Treasury payments would meet, in words (the engine's
+    ``treasury_check``): none without a payment, or when the Treasury can make them all and
+    stay safe."""
+    if not items.get("payments"):
+        return []
+    part = {k: items[k] for k in ("salaries", "payments") if k in items}
+    try:
+        check = engine_views.treasury_check(state, part)
+    except InvalidAction:
+        return []
+    if check["can_pay"] and not check["default_risk"]:
+        return []
+    head = _("The Treasury holds $%(n)d now.") % {"n": check["treasury"]}
+    return [head] + [_(w["text"]).format(**w["params"]) for w in check["warnings"]]
 
 
 def tax_line(rule: dict[str, Any], *, named: bool = True) -> str:
@@ -273,6 +290,7 @@ def master_panel(table: Table, session: dict[str, Any], game: dict[str, Any]
     requests = open_requests(table, game.get("phase", ""))
     return {"players": players, "proposal": proposal, "majority_members": majority,
             "proposal_lines": proposal_lines(proposal.items) if proposal else [],
+            "treasury_warnings": treasury_warnings(state, proposal.items) if proposal else [],
             "requests": requests, "party_slots": party_slots(requests)}
 
 
@@ -456,6 +474,7 @@ def seat_info(session: ClassSession, seat: Seat, table: Table) -> dict[str, Any]
                    "summary": orderform.summary(latest.orders) if latest else []},
         "proposal": ({"items": proposal.items, "press_release": proposal.press_release,
                       "lines": proposal_lines(proposal.items),
+                      "warnings": treasury_warnings(state, proposal.items),
                       "ministers_salary": next(iter(proposal.items.get("salaries", {})
                                                     .get("ministers", {}).values()), "")}
                      if proposal is not None and proposal.items
