@@ -34,8 +34,28 @@ def signed(n: int) -> str:
     return f"+{n}" if n > 0 else f"{MINUS}{-n}" if n < 0 else "0"
 
 
+def _role_names() -> dict[str, str]:
+    """Each role card's name as the screens and handouts say it: in the context "role card",
+    so a language can give every card a form that fits any player (no fixed gender)."""
+    return {
+        "company-director": pgettext("role card", "Company director"),
+        "specialist-doctor": pgettext("role card", "Specialist doctor"),
+        "landlord": pgettext("role card", "Landlord"),
+        "secondary-teacher": pgettext("role card", "Secondary school teacher"),
+        "shop-owner": pgettext("role card", "Small shop owner"),
+        "office-worker": pgettext("role card", "Office worker"),
+        "nurse": pgettext("role card", "Nurse"),
+        "factory-worker": pgettext("role card", "Factory worker"),
+        "care-worker": pgettext("role card", "Home care worker"),
+        "precarious-freelancer": pgettext("role card", "Precarious freelancer"),
+        "waiter": pgettext("role card", "Waiter"),
+    }
+
+
 def role_name(role: str | None) -> str:
-    return _(data.ROLES[role].name) if role else ""
+    if not role:
+        return ""
+    return _role_names().get(role) or _(data.ROLES[role].name)
 
 
 def class_name(klass: str | None) -> str:
@@ -153,8 +173,9 @@ def tension_cause(change: Mapping[str, Any], history_draws: Sequence[Mapping[str
 
 
 def tension_line(change: Mapping[str, Any]) -> str:
-    """"+3: the Precarious freelancer (Cai) could not pay"."""
-    return f"{signed(change['delta'])}: {tension_cause(change)}"
+    """"+3: the Precarious freelancer (Cai) could not pay"; the rule's amount, with the cap
+    said where the track's end cut it short (as on the screens)."""
+    return capped_line(change, tension_cause(change))
 
 
 def exclusion_line(exclusion: Mapping[str, Any]) -> str:
@@ -262,7 +283,13 @@ def tension_reason(change: Mapping[str, Any], me: str | None = None) -> str:
                 _("%(role)s drew “Nothing happens to you” in a weak country") % {"role": role})
     else:
         text = str(reason)
-    rule = RULE_TENSION.get(str(reason), change["delta"])
+    return capped_line(change, text)
+
+
+def capped_line(change: Mapping[str, Any], text: str) -> str:
+    """"+2: <text>", with the rule's amount; where the track's end cut the change short,
+    "(Tension stops at 10, the end of the track)" is said after it: one figure everywhere."""
+    rule = RULE_TENSION.get(str(change.get("reason")), change["delta"])
     if rule != change["delta"]:
         return _("%(delta)s: %(reason)s (Tension stops at %(value)d, the end of the track)") % {
             "delta": signed(rule), "reason": text, "value": change["value"]}

@@ -21,12 +21,13 @@ from django.utils.translation import ngettext
 
 from facilitator.lessons.state_in_class.reports.story import StudentStory, TableStory
 from facilitator.lessons.state_in_class.words import (
+    RULE_TENSION,
     coins,
     event_name,
     role_name,
     service_name,
     tax_label,
-    tension_cause,
+    tension_line,
     who,
 )
 from games.state_in_class import data
@@ -84,12 +85,13 @@ def state_failure(story: TableStory) -> Question | None:
     if not story.failed:
         return None
     causes = [c for e in story.history for c in e.get("tension") or [] if c["delta"] > 0]
-    biggest = max(causes, key=lambda c: c["delta"], default=None)
+    biggest = max(causes, key=lambda c: RULE_TENSION.get(c.get("reason"), c["delta"]),
+                  default=None)
     situation = _("The State failed in round %(round)d: Tension reached 10 and the game ended "
                   "for everyone.") % {"round": story.failed_round}
-    if biggest:
-        situation += " " + _("The biggest single rise was %(delta)+d, when %(cause)s.") % {
-            "delta": biggest["delta"], "cause": tension_cause(biggest)}
+    if biggest:  # the rule's amount, with the cap said, as on every other page
+        situation += " " + _("The biggest single rise: %(line)s.") % {
+            "line": tension_line(biggest)}
     return _q("state-failure", story, situation, _(
         "Look at the Tension causes round by round. Which one could the table have prevented, "
         "and how? What happens to everyone's savings and plans when a State fails?"))
@@ -151,6 +153,27 @@ def service_never_funded(story: TableStory) -> Question | None:
     return None
 
 
+@rule("last-round-switch")
+def last_round_switch(story: TableStory) -> Question | None:
+    """The last tax vote chose another tax than the one the table chose most before it."""
+    winners = story.tax_winners()
+    if len(winners) < 3 or winners[-1][0] != data.ROUNDS:
+        return None
+    last = winners[-1][1]
+    earlier: dict[str, int] = {}
+    for _rnd, option in winners[:-1]:
+        earlier[option] = earlier.get(option, 0) + 1
+    usual = max(earlier, key=lambda o: (earlier[o], -data.TAX_OPTIONS.index(o)))
+    if last == usual:
+        return None
+    return _q("last-round-switch", story, _(
+        "In the last round (round %(round)d) the table switched to tax %(last)s, after "
+        "choosing %(usual)s most of the game.") % {
+            "round": data.ROUNDS, "last": tax_label(last), "usual": tax_label(usual)},
+        _("Why change the tax in the last round, when no later round would pay for it? Who "
+          "kept more coins, and what did it do to the services and the final count?"))
+
+
 @rule("tax-tie-break")
 def tax_tie_break(story: TableStory) -> Question | None:
     for e in story.history:
@@ -196,33 +219,69 @@ def inheritance(story: TableStory) -> Question | None:
     return None
 
 
+def _upper_standing(story: TableStory) -> tuple[str, str] | None:
+    """The upper class's coins, one by one ("Ana 24 and Luis 21 coins"), and where they
+    stand in points against the others: "first", "last" or "middle"."""
+    players = story.final["players"]
+    upper = [(n, row) for n, row in players.items() if row["class"] == data.UPPER]
+    others = [row["score"] for row in players.values() if row["class"] != data.UPPER]
+    if not upper or not others:
+        return None
+    scores = [row["score"] for _n, row in upper]
+    standing = ("last" if max(scores) < min(others) else
+                "first" if min(scores) > max(others) else "middle")
+    items = [_("%(name)s %(n)d") % {"name": n, "n": row["coins"]} for n, row in upper]
+    listed = items[0] if len(items) == 1 else _("%(items)s and %(last)s") % {
+        "items": ", ".join(items[:-1]), "last": items[-1]}
+    return ngettext("%(list)s coin", "%(list)s coins", upper[-1][1]["coins"]) % {
+        "list": listed}, standing
+
+
 @rule("upper-coins-vs-legacy")
 def upper_coins_vs_legacy(story: TableStory) -> Question | None:
+    """What the upper class kept, said as it happened: their own coins and where they finished
+    in points, and a question that fits it (last in points is not asked "would you have
+    scored more by paying less?" as if they had done well)."""
     if not story.over or story.failed:
         return None
-    upper = [(name, row) for name, row in story.final["players"].items()
-             if row["class"] == data.UPPER]
-    if not upper:
+    found = _upper_standing(story)
+    if found is None:
         return None
-    upper_coins = sum(row["coins"] for _name, row in upper)
+    kept, standing = found
+    others = [row["score"] for row in story.final["players"].values()
+              if row["class"] != data.UPPER]
+    place = {
+        "last": _("They finished last in points (the others: %(low)d to %(high)d).") % {
+            "low": min(others), "high": max(others)},
+        "first": _("They finished first in points (the others: %(low)d to %(high)d).") % {
+            "low": min(others), "high": max(others)},
+        "middle": _("In points they finished among the others (%(low)d to %(high)d).") % {
+            "low": min(others), "high": max(others)},
+    }[standing]
     if story.legacy:
-        return _q("upper-coins-vs-legacy", story, _(
-            "The table reached the Legacy (%(n)d levels): +5 points for everyone. The upper "
-            "class still ended with %(coins)s between them.") % {
-                "n": story.levels_sum, "coins": coins(upper_coins)},
-            _("Who paid most for the Legacy, and who gained most from it? Would the upper "
-              "class have scored more by paying less tax?"))
+        situation = _("The table reached the Legacy (%(n)d levels): +5 points for everyone. "
+                      "The upper class ended with %(kept)s.") % {
+                          "n": story.levels_sum, "kept": kept}
+        question = (_("The upper class paid the most tax and finished last. Was the Legacy "
+                      "worth it for them? Would you ask them to pay the same again?")
+                    if standing == "last" else
+                    _("Who paid most for the Legacy, and who gained most from it? Would the "
+                      "upper class have scored more by paying less tax?"))
+        return _q("upper-coins-vs-legacy", story, situation + " " + place, question)
     missing = data.LEGACY_LEVELS - story.levels_sum
-    return _q("upper-coins-vs-legacy", story, ngettext(
-        "The upper class ended with %(coins)s between them. The country was %(missing)d "
-        "level short of the Legacy: about %(cost)s of budget.",
-        "The upper class ended with %(coins)s between them. The country was %(missing)d "
-        "levels short of the Legacy: about %(cost)s of budget.", missing) % {
-            "coins": coins(upper_coins), "missing": missing,
-            "cost": coins(missing * story.state.price)},
-        _("If those coins had been paid in tax, everyone would have got +5 points, the upper "
-          "class too. Why didn't it happen? When is saving for yourself better than paying for "
-          "everyone?"))
+    situation = ngettext(
+        "The upper class ended with %(kept)s. The country was %(missing)d level short of the "
+        "Legacy: about %(cost)s of budget.",
+        "The upper class ended with %(kept)s. The country was %(missing)d levels short of the "
+        "Legacy: about %(cost)s of budget.", missing) % {
+            "kept": kept, "missing": missing, "cost": coins(missing * story.state.price)}
+    question = (_("Even keeping their coins, the upper class finished last. What did a weak "
+                  "State cost them? Would the Legacy's +5 have changed the ranking?")
+                if standing == "last" else
+                _("If those coins had been paid in tax, everyone would have got +5 points, the "
+                  "upper class too. Why didn't it happen? When is saving for yourself better "
+                  "than paying for everyone?"))
+    return _q("upper-coins-vs-legacy", story, situation + " " + place, question)
 
 
 @rule("class-change")
