@@ -104,14 +104,14 @@ def table_facts(table: Table) -> dict[str, Any]:
     ``before`` its count)."""
     session = table.session
     facts: dict[str, Any] = {"items": [], "pending": None, "before": None, "vote": None,
-                             "open": None}
+                             "open": None, "motion": None}
     if session.status == ClassSession.Status.LOBBY:
         return facts
     year = script.year_of(session)
     voters = len(parties.voters(table_seats(table)))
     # Every bag of the year: the budget session's, and a motion's or a decision's ballot.
     bags = list(table.bags.filter(decision__startswith=f"y{year}.")
-                .annotate(voted=Count("receipts")))
+                .annotate(voted=Count("receipts")).order_by("id"))
     steps = {b.counted_by_id for b in bags if b.counted_by_id is not None}
     counted: dict[tuple[int, str], list[dict[str, Any]]] = {}
     for step_id, payload in (TableAction.objects.filter(
@@ -130,6 +130,13 @@ def table_facts(table: Table) -> dict[str, Any]:
         if bag.status == Bag.Status.OPEN:  # any ballot's progress (a budget item's, a motion's...)
             facts["open"] = {"decision": bag.decision, "voted": bag.voted, "of": voters}
         if item not in script.BUDGET_ITEMS:
+            if (bag.status == Bag.Status.COUNTED and modes.ballot_kind(bag.decision)
+                    == modes.MOTION and bag.decision in kept):
+                # the year's last motion counted: what it decided, as the count kept it
+                count = kept[bag.decision]
+                facts["motion"] = {"decision": bag.decision, "choice": count["choice"],
+                                   "voted": bag.voted, "of": voters,
+                                   "tally": count.get("tally"), "tie": bool(count.get("tie"))}
             continue  # a motion's or a decision's ballot, not the session's
         if bag.status == Bag.Status.OPEN:
             facts["vote"] = {"item": item, "decision": bag.decision,

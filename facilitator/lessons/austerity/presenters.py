@@ -187,6 +187,7 @@ def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, A
                              c.get("tally"))
                   for c in facts.get("items", [])],
         "vote": None, "pending": None, "no_vote": False, "decision": None,
+        "motion_result": motion_result(facts.get("motion"), table.get("motions") or []),
     }
     if item is not None:
         vote = facts.get("vote")
@@ -213,6 +214,23 @@ def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, A
         ctx["ballot"] = {**ballot_block(voting, game, table.get("motions") or []),
                          "voted": progress["voted"], "of": progress["of"]}
     return ctx
+
+
+def motion_result(counted: dict[str, Any] | None, motions: list[dict[str, Any]]
+                  ) -> dict[str, Any] | None:
+    """The year's last motion counted at the table, as the count decided it: its number, what
+    it asked, carried or not (or dropped: the game could no longer do it), how many voted and,
+    from 3 ballots, the yes and no votes. Shown from its count on, like the phones' status."""
+    if counted is None:
+        return None
+    motion = next((m for m in motions if m.get("decision") == counted["decision"]), None)
+    if motion is None or motion["status"] not in ("carried", "rejected", "dropped"):
+        return None
+    tally = counted.get("tally")
+    return {"number": motion["number"], "label": motion["label"], "status": motion["status"],
+            "voted": counted["voted"], "of": counted["of"], "tie": counted["tie"],
+            "yes": tally.get(script.YES, 0) if tally else None,
+            "no": tally.get(script.NO, 0) if tally else None}
 
 
 def ballot_block(voting: dict[str, Any], game: dict[str, Any],

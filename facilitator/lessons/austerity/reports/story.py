@@ -37,6 +37,7 @@ from django.utils.translation import ngettext
 
 from facilitator.kit import engine_of, record_actions
 from facilitator.lessons.austerity import explaining, portfolios, script
+from facilitator.lessons.austerity import motions as lesson_motions
 from facilitator.lessons.austerity.models import TablePlay
 from facilitator.lessons.austerity.reports import charts, words
 from facilitator.lessons.austerity.reports.charts import Sample
@@ -98,6 +99,34 @@ class DrawStory:
 
 
 @dataclass
+class MotionStory:
+    """A motion the class put to a secret vote: what it asked, what the count decided, how
+    many voted and, from 3 ballots, the yes and no votes (never who voted what)."""
+
+    number: int
+    label: str  # "Raise Taxes now."
+    status: str  # carried, rejected, dropped (carried, but the game could no longer do it)
+    voters: int
+    seats: int
+    tally: dict[str, int] | None = None
+    tie: bool = False
+    target: str = ""  # what it asked, as the engine names it ("raise-taxes", "turn:tax")
+
+    @property
+    def line(self) -> str:
+        asked = {"carried": _("The class's motion %(n)d (%(motion)s) was carried"),
+                 "rejected": _("The class's motion %(n)d (%(motion)s) was not carried"),
+                 }.get(self.status, _("The class's motion %(n)d (%(motion)s) was carried, "
+                                      "but the game could no longer do it"))
+        said = asked % {"n": self.number, "motion": self.label.rstrip(".")}
+        votes = _("%(v)d of %(n)d voted") % {"v": self.voters, "n": self.seats}
+        if self.tally is not None:
+            votes += ": " + _("%(y)d yes, %(no)d no") % {
+                "y": self.tally.get(script.YES, 0), "no": self.tally.get(script.NO, 0)}
+        return f"{said} ({votes})."
+
+
+@dataclass
 class YearStory:
     year: int
     ministers: list[str]
@@ -108,6 +137,7 @@ class YearStory:
     session: list[str] = field(default_factory=list)  # what changed before the first draw
     draws: list[DrawStory] = field(default_factory=list)
     year_end: list[str] = field(default_factory=list)
+    motions: list[MotionStory] = field(default_factory=list)  # put to the vote this year
     ended: str = ""
     # Who else answered for the minister, and how: "Farid stood in for Ana (2 decisions)."
     minister_notes: list[str] = field(default_factory=list)
@@ -255,6 +285,9 @@ class _Replay:
     steps: list[_Step]
     # each draw's event as the cards in force made it (``explaining.event_in_force``)
     in_force: dict[tuple[int, Any], dict[str, str]] = field(default_factory=dict)
+    # the engine log lines (by ``id``) of the actions and policy turns a table vote decided
+    # during the year or at Year End (a motion, the Actions ballot), not a budget count
+    voted: set[int] = field(default_factory=set)
 
 
 def _sample(state: GameState) -> Sample:
@@ -289,9 +322,15 @@ def _replay(table: Table) -> _Replay:
     steps: list[_Step] = []
     in_force: dict[tuple[int, Any], dict[str, str]] = {}
     part: tuple[int, Any] = (state.year, state.draw or SESSION)
+    voted: set[int] = set()
     for action, (actor, seat_id, how, whose) in zip(actions, who, strict=True):
         steps.append(_Step(part, action, actor, seat_id, how, whose))
+        year, before = state.year, len(state.this_year["log"])
         state, happened = engine.replay_actions(state, [action])
+        if how == How.VOTE and part[1] != SESSION:
+            log = next(e["log"] for e in state.history if e["year"] == year)
+            voted.update(id(line) for line in log[before:]
+                         if line["kind"] in ("action", "policy"))
         for event in happened:
             part = _bucket_of(event, part)
             if _kept(event):
@@ -304,7 +343,7 @@ def _replay(table: Table) -> _Replay:
             samples[-1] = point
         else:
             samples.append(point)
-    return _Replay(state, start, samples, events, steps, in_force)
+    return _Replay(state, start, samples, events, steps, in_force, voted)
 
 
 # --------------------------------------------------------------------------- the budget session
@@ -429,8 +468,12 @@ def _debt_lines(events: list[dict[str, Any]]) -> list[str]:
     return out
 
 
-def _draw_lines(log: list[dict[str, Any]]) -> list[str]:
-    """The decisions of one draw, from its log lines."""
+def _draw_lines(log: list[dict[str, Any]], voted: set[int] | None = None,
+                carried: dict[str, list[int]] | None = None) -> list[str]:
+    """The decisions of one draw, from its log lines. An action a table vote decided
+    (``voted``: the lines' ids) is told as the class's motion (``carried``: the year's
+    carried motions' numbers by what they asked, taken in order) or as the table's vote."""
+    voted, carried = voted or set(), carried if carried is not None else {}
     decisions = []
     key = None
     for line in log:
@@ -446,6 +489,13 @@ def _draw_lines(log: list[dict[str, Any]]) -> list[str]:
                 "institution": words.institution(line["institution"])})
         elif kind == "income":
             decisions.append(words.income(line["choice"]) + ".")
+        elif kind == "action" and id(line) in voted:
+            action = words.action(line["choice"])
+            numbers = carried.get(str(line["choice"])) or []
+            decisions.append(_("The class's motion %(n)d, carried in a secret vote: "
+                               "%(action)s.") % {"n": numbers.pop(0), "action": action}
+                             if numbers else
+                             _("The table's secret vote: %(action)s.") % {"action": action})
         elif kind == "action":
             decisions.append(_("Action: %(action)s.") % {"action": words.action(line["choice"])})
     return decisions
@@ -594,8 +644,38 @@ def _opening(steps: list[_Step], year: int) -> list[str]:
             and s.action.get("type") == "action"]
 
 
+MOTION_BAG = re.compile(r"y(\d+)\.motion(\d+)")
+
+
+def _motions(table: Table, seats: int) -> dict[int, list[MotionStory]]:
+    """The motions put to a vote, by year, in order: what each asked and what its count
+    decided (the tally only where the count published one)."""
+    bags = {}
+    for bag in table.bags.filter(status=Bag.Status.COUNTED, decision__contains=".motion"):
+        match = MOTION_BAG.fullmatch(bag.decision)
+        if match:
+            bags[(int(match.group(1)), int(match.group(2)))] = bag
+    if not bags:
+        return {}
+    play = TablePlay.objects.filter(table=table).first()
+    published = {c["decision"]: c for c in (play.counts if play is not None else [])}
+    out: dict[int, list[MotionStory]] = defaultdict(list)
+    for motion in table.motions.order_by("year", "number"):
+        bag = bags.get((motion.year, motion.number))
+        if bag is None or motion.status not in ("carried", "rejected", "dropped"):
+            continue
+        count = published.get(bag.decision, {})
+        out[motion.year].append(MotionStory(
+            number=motion.number, label=lesson_motions.label(motion.kind, motion.target),
+            status=motion.status, voters=bag.receipts.count(), seats=seats,
+            tally=count.get("tally"), tie=bool(count.get("tie")), target=motion.target))
+    return out
+
+
 def _years(replayed: _Replay, ballots: list[BallotStory],
-           ministers: dict[int, _YearCredit]) -> list[YearStory]:
+           ministers: dict[int, _YearCredit],
+           motions: dict[int, list[MotionStory]] | None = None) -> list[YearStory]:
+    motions = motions or {}
     state = replayed.state
     by_year: dict[int, list[BallotStory]] = defaultdict(list)
     for b in ballots:
@@ -614,7 +694,12 @@ def _years(replayed: _Replay, ballots: list[BallotStory],
                           tracks_start=dict(entry["tracks"]),
                           debt_start=entry["bag"][data.DEBT], ballots=by_year[year],
                           opening=_opening(replayed.steps, year),
-                          session=_session_changes(replayed, year))
+                          session=_session_changes(replayed, year),
+                          motions=motions.get(year, []))
+        carried: dict[str, list[int]] = defaultdict(list)
+        for motion in story.motions:
+            if motion.status == "carried":
+                carried[motion.target].append(motion.number)
         for lines in draws:
             head = lines[0]
             key = head.get("event")
@@ -625,7 +710,7 @@ def _years(replayed: _Replay, ballots: list[BallotStory],
                                  "A single last cube: it goes to Used, ignored this year."),
                              event_text=shown.get("text") or words.event_text(key),
                              event_changed=shown.get("changed", ""),
-                             decisions=_draw_lines(lines),
+                             decisions=_draw_lines(lines, replayed.voted, carried),
                              changes=_track_changes(moves) + _debt_lines(moves)
                              + _cuts_lines(moves))
             if over and over[0] == (year, head["draw"]):
@@ -700,7 +785,7 @@ def table_story(table: Table, *, with_charts: bool = True,
                 seats[seat_id].stood_in_years.append(year)
     state = replayed.state
     items = session_items(state)
-    years = _years(replayed, ballots, ministers)
+    years = _years(replayed, ballots, ministers, _motions(table, len(seats)))
     for year in years:
         year.items = items
     story = TableStory(
