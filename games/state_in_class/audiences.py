@@ -74,7 +74,9 @@ def public_view(state: GameState) -> dict[str, Any]:
         "vote": {"kind": kind, "voted": len(state.receipts), "of": len(state.players)}
         if kind else None,
         "tie_break": {"kind": state.tie.kind, "options": list(state.tie.options),
-                      "decider": state.tie.deciders[0]}
+                      "decider": state.tie.deciders[0],
+                      # budget: the place in the ranking the tied services are decided for
+                      "place": len(state.tie.ranked) + 1}
         if state.phase == TIE_BREAK and state.tie else None,
         "players": [{"name": p.name, "seat": p.seat, "role": p.role, "class": p.klass,
                      "exclusions": p.exclusions} for p in state.players],

@@ -88,12 +88,14 @@ def coins_series(statement: Sequence[Mapping[str, Any]]) -> list[tuple[int, int]
 
 
 def tension_chart(history: Sequence[Mapping[str, Any]], *, width: int = 360,
-                  height: int = 200) -> str:
-    """Tension at the start and after each round, with the scoring bands and the fail line."""
+                  height: int = 200, big: bool = False) -> str:
+    """Tension at the start and after each round, with the scoring bands and the fail line.
+    ``big``: the projector's size, its band labels larger (read from the back row)."""
     points = tension_series(history)
-    uid = _uid("tension", points, width, height)
+    uid = _uid("tension", points, width, height, big)
+    band_size = 11.0 if big else 8.5
     f = _Frame(width, height, 0.5, data.FAIL_TENSION + 0.5, rounds=data.ROUNDS,
-              right=102, top=16)
+              right=134 if big else 102, top=16)
     defs = (_hatch(f"{uid}-light", spacing=8, colour="#777777", width=0.7)
             + _hatch(f"{uid}-dense", spacing=4, colour="#555555", width=0.7)
             + _hatch(f"{uid}-fail", spacing=4, colour=INK, width=0.9, cross=True))
@@ -105,7 +107,7 @@ def tension_chart(history: Sequence[Mapping[str, Any]], *, width: int = 360,
         top, bottom = f.y(hi + 0.5), f.y(lo - 0.5)
         body.append(f'<rect x="{f.x0}" y="{_num(top)}" width="{f.x1 - f.x0}" '
                     f'height="{_num(bottom - top)}" fill="{fill}" fill-opacity="0.45"/>')
-        body.append(_text(f.x1 + 12, (top + bottom) / 2 + 3.5, label, size=8.5,
+        body.append(_text(f.x1 + 10, (top + bottom) / 2 + 3.5, label, size=band_size,
                           anchor="start"))
     body += f.value_axis(range(2, data.FAIL_TENSION + 1, 2))
     body += f.round_axis()
@@ -130,11 +132,13 @@ def tension_chart(history: Sequence[Mapping[str, Any]], *, width: int = 360,
 
 
 def levels_chart(history: Sequence[Mapping[str, Any]], *, width: int = 360,
-                 height: int = 200) -> str:
-    """The three service levels (1–5) at the start and after each round."""
+                 height: int = 200, big: bool = False) -> str:
+    """The three service levels (1–5) at the start and after each round. ``big``: the
+    projector's size, its legend and notes larger."""
     series = levels_series(history)
     styles = _service_styles()
-    uid = _uid("levels", series, width, height)
+    uid = _uid("levels", series, width, height, big)
+    legend_size, note_size = (11.0, 9.5) if big else (9.0, 7.5)
     f = _Frame(width, height, 0.5, data.MAX_LEVEL + 0.5, rounds=data.ROUNDS,
               right=34, top=30)
     body = f.value_axis(range(data.MIN_LEVEL, data.MAX_LEVEL + 1)) + f.round_axis()
@@ -142,7 +146,7 @@ def levels_chart(history: Sequence[Mapping[str, Any]], *, width: int = 360,
         x = f.x(rnd)
         body.append(f'<line x1="{_num(x)}" y1="{f.y0 - 4}" x2="{_num(x)}" y2="{f.y1}" '
                     f'stroke="{MUTED}" stroke-width="1" stroke-dasharray="1 3"/>')
-        body.append(_text(x, f.y0 - 7, _("obsolescence"), size=7.5, fill=MUTED))
+        body.append(_text(x, f.y0 - 7, _("obsolescence"), size=note_size, fill=MUTED))
     offsets = {data.HEALTH: -3.0, data.EDUCATION: 0.0, data.SHIELD: 3.0}
     slot = (width - 8) / len(data.SERVICES)
     for i, service in enumerate(data.SERVICES):
@@ -158,7 +162,7 @@ def levels_chart(history: Sequence[Mapping[str, Any]], *, width: int = 360,
                     + (f' stroke-dasharray="{style["dash"]}"' if style["dash"] else "") + "/>")
         body.append(_marker(style["marker"], lx, ly, style["colour"], 3.5))
         body.append(_text(lx + 15, ly + 4, f'{style["letter"]} · {_(data.SERVICE_NAMES[service])}',
-                          size=9, anchor="start"))
+                          size=legend_size, anchor="start"))
     # The letter of each line at its end; lines ending together get their letters side by side.
     ends: dict[tuple[int, int], list[str]] = {}
     for service in data.SERVICES:

@@ -32,6 +32,7 @@ from facilitator.lessons.state_in_class.words import (
     SERVICE_LETTERS,
     class_mark,
     class_name,
+    coins,
     event_effect_now,
     role_name,
     service_mark,
@@ -324,6 +325,23 @@ def phase_bar(session: dict[str, Any]) -> list[dict[str, Any]]:
              "done": stage_order(s) < stage_order(current)} for s in PHASE_BAR]
 
 
+def revenue_notes(history: list[dict[str, Any]], entry: dict[str, Any]) -> list[str]:
+    """What the round's revenue holds besides tax, as the handouts say it: Social peace's
+    coins, and the inheritance's coins that waited on the table since the Midlife round."""
+    notes = []
+    effect = entry.get("event_effect") or {}
+    if effect.get("effect") == "peace" and effect.get("coins"):
+        notes.append(_("including %(coins)s from Social peace") % {
+            "coins": coins(effect["coins"])})
+    inheritance = sum(d.get("budget") or 0 for e in history
+                      if e.get("round") == entry.get("round", 0) - 1
+                      for d in e.get("midlife") or [])
+    if inheritance:
+        notes.append(_("including %(coins)s from the inheritance") % {
+            "coins": coins(inheritance)})
+    return notes
+
+
 def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, Any]:
     game = table["game"]
     names = {s["name"]: s["nickname"] if not s["partner"] else s["name"] for s in table["seats"]}
@@ -369,7 +387,8 @@ def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, A
                 "bars": tally_block(tax["tally"], "tax") if tax.get("tally") is not None
                 else None, "winner": tax["winner"],
                 "winner_name": _(data.TAX_NAMES[tax["winner"]]), "how": tax["decided_by"],
-                "voters": tax["voters"], "revenue": entry.get("revenue")}
+                "voters": tax["voters"], "revenue": entry.get("revenue"),
+                "revenue_notes": revenue_notes(game.get("history") or [], entry)}
         if "split" in entry and after >= stage_order(Stage.END_OF_ROUND):
             budget = entry["budget"]
             ctx["budget_result"] = {"bars": tally_block(budget["tally"], "budget")
@@ -398,6 +417,7 @@ def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, A
         ctx["tie_break"] = {"decider": names.get(tie["decider"], tie["decider"]),
                             "after_passes": bool(passed),
                             "kind": tie["kind"], "options": tie["options"],
+                            "place": tie.get("place", 1),
                             "pairs": list(zip(tie["options"], labels, strict=True))}
         # The count the class is now shown, while the decider chooses among its tied options
         # (its bars only where the tally is published: three votes or more).
@@ -408,8 +428,11 @@ def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, A
         ctx["final"] = final_block(game["final"], names)
         history = game.get("history") or []
         # charts.* escape every text they draw: their SVG is safe to inline.
-        ctx["charts"] = [mark_safe(charts.tension_chart(history, width=420, height=220)),
-                         mark_safe(charts.levels_chart(history, width=420, height=220))]
+        # Drawn for the projector: a compact frame the page scales up, its labels larger.
+        ctx["charts"] = [mark_safe(charts.tension_chart(history, width=400, height=190,
+                                                        big=True)),
+                         mark_safe(charts.levels_chart(history, width=400, height=190,
+                                                       big=True))]
     return ctx
 
 
