@@ -1,6 +1,7 @@
 """A whole Crisis lesson in Spanish, in real browsers: the teacher's projector and four phones
 in two teams of two, and a third team played by a bot; the shorter game of 5 rounds with 30-
-second turns, to the final ranking and the debrief page.
+second turns, to the final ranking, the debrief page and its handouts (saved beside the
+screenshots).
 
 How the class gets a team of bots: five students join in teams of two, the lobby offers a bot
 for the empty place (Start cannot seat five otherwise), and the teacher removes the student who
@@ -344,8 +345,10 @@ def test_a_whole_crisis_lesson_in_spanish(browser: Browser, server: str, offsite
     shot(teacher, "debrief-page")
     audit.check(teacher, "debrief page")
     no_english(teacher, "debrief page", english)
-    assert teacher.request.get(f"/teacher/lessons/{lesson}/reports/class.pdf").body()[:4] \
-        == b"%PDF"
+    for handout in ("class", "students"):  # kept beside the screenshots, to be looked at
+        pdf = teacher.request.get(f"/teacher/lessons/{lesson}/reports/{handout}.pdf").body()
+        assert pdf[:4] == b"%PDF", handout
+        (SHOTS / f"{handout}.pdf").write_bytes(pdf)
 
     audit.assert_clean()
     assert not wrong, "\n".join(wrong)

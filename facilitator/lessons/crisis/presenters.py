@@ -184,7 +184,12 @@ def evaluation_of(game: dict[str, Any], round_: int) -> dict[str, Any] | None:
     ev = entry["evaluation"]
     names = list(game["players"])
     delta = ev.get("delta")
+    status, start = entry.get("status"), entry.get("status_start")
     return {"goal": ev["goal"], "delta": delta, "steps": abs(delta or 0),
+            # the step went past the top of the track (it stops at MAX_STATUS)
+            "capped": bool(delta and delta > 0 and status == cards.MAX_STATUS
+                           and start is not None and status - start < delta),
+            "top": cards.MAX_STATUS,
             "status": entry.get("status"),
             "status_start": entry.get("status_start"),
             "teams": [{"name": n, "letter": words.team_letter(names, n), "vp": ev["vp"][n],
@@ -248,7 +253,9 @@ def ranking(names: list[str], scores: dict[str, Any]) -> list[dict[str, Any]]:
     rows = [{"name": n, "letter": words.team_letter(names, n), "score": s["score"],
              "place": s.get("place"), "eligible": s["eligible"], "winner": s.get("winner"),
              **s["score_breakdown"]} for n, s in scores.items()]
-    return sorted(rows, key=lambda r: (r["place"] is None, r["place"] or 0, r["name"]))
+    # Placed teams by place; the rest (after a bankruptcy) by score, then letter.
+    return sorted(rows, key=lambda r: (r["place"] is None, r["place"] or 0, -r["score"],
+                                       r["letter"]))
 
 
 def captains(roster: list[dict[str, Any]], round_: int) -> dict[str, dict[str, str]]:

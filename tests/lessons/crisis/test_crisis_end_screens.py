@@ -92,3 +92,26 @@ def test_the_projector_never_cuts_the_lessons_title() -> None:
     assert rules
     for _selector, body in rules:
         assert "ellipsis" not in body and "nowrap" not in body
+
+
+def test_after_a_bankruptcy_the_teams_that_cannot_win_are_listed_by_score() -> None:
+    scores = {name: {"score": score, "place": place, "eligible": place is not None,
+                     "winner": place == 1,
+                     "score_breakdown": {"vp": score, "credits": 0, "loans": 0, "penalty": 0}}
+              for name, score, place in (("Team A", 20, None), ("Team B", 24, 1),
+                                         ("Bot 2", 22, None), ("Bot 1", 18, None))}
+    rows = presenters.ranking(["Team A", "Team B", "Bot 2", "Bot 1"], scores)
+    assert [r["letter"] for r in rows] == ["B", "C", "A", "D"]
+
+
+def test_a_step_past_the_top_of_the_track_says_the_track_stops_there() -> None:
+    game = {"players": {"Team A": {}, "Team B": {}},
+            "history": [{"round": 1, "status_start": 43, "status": 45,
+                         "evaluation": {"goal": 10, "delta": 7, "vp": {"Team A": 14, "Team B": 13},
+                                        "differences": {"Team A": 4, "Team B": 3}}}]}
+    evaluation = presenters.evaluation_of(game, 1)
+    page = render_to_string("crisis/_track_move.html", {"e": evaluation})
+    assert "up 7 steps: 43 → 45 (the track stops at 45)" in html.unescape(page)
+    game["history"][0].update(status_start=30, status=37)
+    page = render_to_string("crisis/_track_move.html", {"e": presenters.evaluation_of(game, 1)})
+    assert "stops at" not in page
