@@ -140,7 +140,7 @@ def test_a_round_with_a_coalition_a_consent_vote_a_press_release_and_an_auction(
         voter.get_by_role("button", name="Put my token in the bag").click()
         expect(phone(player).get_by_text("Your token is in Parliament's bag")).to_be_visible()
         orders = phone(player)
-        orders.locator("select[name=buy]").select_option("none")
+        orders.locator("input[name=buy][value=none]").check()
         orders.get_by_role("button", name="Send my orders").click()
         expect(phone(player).get_by_text("Your orders are in")).to_be_visible()
     mate = phone("Team 2", captain=False)
