@@ -43,3 +43,42 @@ def test_the_revenue_after_the_midlife_names_the_inheritance():
         plain = revenue_notes(history, {"round": data.MIDLIFE_ROUND + 2})
     assert notes == [f"including {data.INHERITANCE_BUDGET} coins from the inheritance"]
     assert plain == []
+
+
+def board(table: dict) -> str:
+    base = {"number": 1, "services": [], "tension_track": range(1, 11), "tension": 4,
+            "seats": [], "event": {"name": "The Midlife Crossroads", "effect": ""}}
+    return render_to_string("state_in_class/projector/_table.html",
+                            {"table": {**base, **table}, "grid": False,
+                             "session": {"id": 1, "stage": "end_of_round", "round": 4,
+                                         "stage_id": "x"}},
+                            request=RequestFactory().get("/"))
+
+
+def test_the_end_of_the_midlife_says_when_nobody_changes_class():
+    card = {"player": "Ana", "card": "The inheritance", "token": False}
+    with translation.override("en"):
+        quiet = board({"midlife": [card], "class_changes": []})
+        moved = board({"midlife": [card], "class_changes": ["Ana moved up a class."]})
+    assert "After the Midlife Crossroads" in quiet
+    assert "Nobody at this table changes class." in quiet
+    assert "Ana moved up a class." in moved and "Nobody at this table" not in moved
+
+
+def test_the_pact_status_and_its_result_are_separate_lines():
+    with translation.override("en"):
+        html = render_to_string("state_in_class/projector/_table.html", {
+            "table": {"number": 1, "services": [], "tension_track": range(1, 11), "tension": 4,
+                      "seats": [], "pact": {"done": 7, "of": 7, "total": 8}},
+            "grid": True, "session": {"id": 1, "stage": "pact", "round": 0, "stage_id": "x"}},
+            request=RequestFactory().get("/"))
+    lines = [line for line in html.split("<p") if "pact-line" in line.split(">")[0]]
+    assert len(lines) == 2  # each its own line in a compact row (projector.css: pact-line)
+    assert "7 of 7 have chosen" in lines[0] and "Pact: 8 coins" in lines[1]
+
+
+def test_a_table_whose_state_failed_at_the_midlife_is_not_told_about_class_changes():
+    card = {"player": "Ana", "card": "Nine months out of work", "token": True}
+    with translation.override("en"):
+        failed = board({"midlife": [card], "class_changes": [], "failed": True})
+    assert "changes class" not in failed

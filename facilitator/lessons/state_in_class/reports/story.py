@@ -424,8 +424,9 @@ def pact_line(story: TableStory) -> str:
 
 
 def teacher_name(user: AbstractBaseUser) -> str:
-    full = getattr(user, "get_full_name", lambda: "")()
-    return full or user.get_username()
+    """The teacher's full name, or "" when the account has none: a login name is not a
+    person's name to print on a class handout."""
+    return str(getattr(user, "get_full_name", lambda: "")() or "").strip()
 
 
 def lesson_date(session: ClassSession) -> str:
