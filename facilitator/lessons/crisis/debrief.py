@@ -116,7 +116,7 @@ class TeamStory:
                 "credits": words.amount_of(takings, "credits"), "rounds": ", ".join(rounds)}))
         loans, repaid = sum(t.loans for t in self.rounds), sum(t.repaid for t in self.rounds)
         if loans or repaid:
-            out.append((_("Loans"), _("%(taken)d taken, %(repaid)d repaid") % {
+            out.append((_("Loans"), _("taken: %(taken)d, repaid: %(repaid)d") % {
                 "taken": loans, "repaid": repaid}))
         return out
 

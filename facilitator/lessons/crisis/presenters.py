@@ -302,6 +302,7 @@ def projector_table(table: dict[str, Any], session: dict[str, Any],
         and not extras.get("held") else None
     evaluation = evaluation_of(game, round_) if stage == play.EVALUATION else None
     final = extras.get("final") if stage == play.FINAL else None
+    last = next((h for h in reversed(game.get("history", [])) if "evaluation" in h), None)
     teams = []
     for n in names:
         p = game["players"][n]
@@ -335,6 +336,7 @@ def projector_table(table: dict[str, Any], session: dict[str, Any],
                       if d.get("kind") == "produce"]
         if stage == play.PRODUCE and not extras.get("held") else [],
         "evaluation": evaluation, "final": final, "bankrupt": game.get("bankrupt"),
+        "last_goal": last["evaluation"]["goal"] if final and last else None,
         "over": game.get("over"),
     }
 

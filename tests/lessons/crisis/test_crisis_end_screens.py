@@ -79,6 +79,7 @@ def test_the_final_ranking_says_who_met_the_last_goal_and_what_comes_next() -> N
     assert session.stage == "final"
     page = console_html(session)
     assert "Last goal" in page and "missed: cannot win" in page
+    assert "only teams that met the last goal (60 VP) can win." in page
     assert "The game is over. Next: talk it through with the class" in page
     assert "Handouts and records" in page
 
