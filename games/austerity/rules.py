@@ -67,6 +67,31 @@ def step(state: GameState, action: Action) -> list[Event]:
     return events
 
 
+class _YearEndDue(Exception):
+    """``advance`` reached Year End with ``hold_year_end`` (see :func:`before_year_end`)."""
+
+
+def before_year_end(state: GameState, action: Action) -> GameState | None:
+    """The board ``action`` leads to, stopped where Year End would begin: the year's last
+    draw settled, Current moved to Used, the bag empty, Year End's steps not yet taken (a
+    lesson shows this until its teacher's Year End). None if ``action`` does not reach Year
+    End (or ends the game before it); ``state`` is untouched; invalid actions raise."""
+    new = state.clone()
+    kind, choice = _check(new, action)
+    events: list[Event] = []
+    try:
+        if kind == "action":
+            _act(new, events, action["choice"], choice)
+        else:
+            _answer(new, events, kind, action.get("choice", "draw"), choice)
+        advance(new, events, hold_year_end=True)
+    except _YearEndDue:
+        return new
+    except Lost:
+        return None
+    return None
+
+
 def _check(state: GameState, action: Action) -> tuple[str, Choice]:
     if not isinstance(action, Mapping):
         raise InvalidAction(_("An action must be an object with a 'type'."))
@@ -265,8 +290,9 @@ def _policy(state: GameState, events: list[Event], choice: Choice) -> None:
 # --------------------------------------------------------------------------- moving on
 
 
-def advance(state: GameState, events: list[Event]) -> None:
-    """Resolve everything that needs no decision, up to the next decision (or the end)."""
+def advance(state: GameState, events: list[Event], hold_year_end: bool = False) -> None:
+    """Resolve everything that needs no decision, up to the next decision (or the end;
+    ``hold_year_end``: stop where Year End would begin, raising ``_YearEndDue``)."""
     while state.stage != OVER:
         if state.stage == EVENT:
             options = stage_options(state)
@@ -286,6 +312,8 @@ def advance(state: GameState, events: list[Event]) -> None:
             _clear_current(state, events)
             if sum(state.bag.values()):
                 state.stage = DRAW
+            elif hold_year_end:
+                raise _YearEndDue
             else:
                 year_end(state, events)
         else:

@@ -41,12 +41,15 @@ def decisions(state: GameState) -> list[Decision]:
     """The pending decision (and, while the bag is not empty, the optional actions)."""
     if state.stage == OVER:
         return []
+    options = tuple(stage_options(state))
+    if not options:
+        return []  # nothing waits (``rules.before_year_end``'s board: Year End is next)
     params: dict[str, Any] = {}
     if state.stage == EVENT:
         params["event"] = data.EVENTS[data.pair_key(state.pair)].name
     pending = [Decision(id=_decision_id(state), kind=KINDS[state.stage], who=SEAT,
                         mode="choice", action=state.stage, deciders=(PLAYER,),
-                        options=tuple(stage_options(state)), prompt=PROMPTS[state.stage],
+                        options=options, prompt=PROMPTS[state.stage],
                         params=params)]
     actions = action_options(state)
     if actions:

@@ -418,7 +418,7 @@ def test_a_count_the_tie_rule_decided_says_so_and_a_clear_one_does_not() -> None
     lesson.advance()
     page = text(main_of(lesson.projector()))
     assert "Raise taxes: no" in page  # the smaller change
-    assert "4 of 4 voted · no 2, twice 2" in page  # the tally the platform published
+    assert "4 of 4 voted: no 2, twice 2" in page  # the tally the platform published
     assert "a tie: the tie rule decided" in page
     lesson.vote_everyone(1)  # borrow once, all four: no tie
     lesson.advance()

@@ -20,10 +20,11 @@ from django.db.models import Count, Max
 
 from facilitator import kit
 from facilitator.kit import bags as platform_bags
-from facilitator.kit import engine_of, parties, record_actions, table_seats
+from facilitator.kit import engine_of, load_state, parties, record_actions, table_seats
 from facilitator.lessons.austerity import modes, script
 from facilitator.models import Bag, ClassSession, Seat, Table, TableAction
 from games.austerity import data
+from games.austerity.rules import before_year_end
 from games.core import PUBLIC
 
 Actor = TableAction.Actor
@@ -91,6 +92,33 @@ def _before(table: Table, hidden: int) -> dict[str, Any]:
     return view
 
 
+def _before_year_end(table: Table, year: int) -> dict[str, Any] | None:
+    """The public view of the table as ``year``'s last draw left it, before its Year End
+    (``rules.before_year_end``); None if the record does not reach that Year End (a game
+    lost during a draw). Kept like :func:`_before`, keyed by the log it replays."""
+    log = TableAction.objects.filter(table=table).aggregate(
+        last=Max("id"), at=Max("created_at"), n=Count("id"))
+    at = log["at"].isoformat() if log["at"] is not None else ""
+    key = f"austerity:before-year-end:{table.pk}:{log['last']}:{at}:{log['n']}:{year}"
+    found = cache.get(key)
+    if found is not None:
+        return dict(found) if found else None
+    engine = engine_of(table)
+    state = engine.new_game(table.config, table.seed)
+    view = None
+    for action in record_actions(table, open_bags=False):
+        if state.year == year and not engine.is_over(state):
+            held = before_year_end(state, action)
+            if held is not None:
+                view = engine.view(held, PUBLIC)
+                break
+        state, _e = engine.replay_actions(state, [action])
+        if state.year > year:
+            break
+    cache.set(key, view or {}, BEFORE_SECONDS)
+    return view
+
+
 def session_options(session: ClassSession) -> dict[str, Any]:
     """The lesson's options the screens name (the year's steps, the lobby's seating)."""
     return {"options": dict(session.options),
@@ -154,6 +182,14 @@ def table_facts(table: Table) -> dict[str, Any]:
             if payloads:
                 facts["before"] = _before(table, len(payloads))
     facts["items"].sort(key=lambda c: script.BUDGET_ITEMS.index(c["item"]))
+    if session.stage == script.YEAR:
+        # A table done with its year waits for the teacher's Year End: until then its
+        # screens show the board as the year's last draw left it, and say Year End is next.
+        state = kit.remembered(("austerity.state", table.pk), lambda: load_state(table))
+        if script.year_done(state, year):
+            held = _before_year_end(table, year)
+            if held is not None:
+                facts["before"], facts["year_end_held"] = held, True
     return facts
 
 

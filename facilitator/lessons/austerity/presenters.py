@@ -113,9 +113,11 @@ def event_block(game: dict[str, Any]) -> dict[str, Any] | None:
             "cubes": [words.cube(c) for c in game["pair"]]}
 
 
-def result_block(game: dict[str, Any], *, final: bool = False) -> dict[str, Any] | None:
+def result_block(game: dict[str, Any], *, final: bool = False,
+                 lesson_year: int | None = None) -> dict[str, Any] | None:
     """How the country ended (``scoring.country_result`` on a view); a game still going is
-    unfinished only at the final result."""
+    unfinished only at the final result, its year the last the lesson played
+    (``lesson_year``: the engine may already count the next one)."""
     tracks = sum(game["tracks"].values())
     owed = debt_of(game)
     if game["result"] in (WON, LOST):
@@ -123,16 +125,22 @@ def result_block(game: dict[str, Any], *, final: bool = False) -> dict[str, Any]
                 "year": game["year"]}
     if not final:
         return None
-    return {"kind": UNFINISHED, "year": game["year"], "tracks": tracks, "debt": owed,
+    played = min(game["year"], lesson_year) if lesson_year else game["year"]
+    return {"kind": UNFINISHED, "year": played, "tracks": tracks, "debt": owed,
             "score": tracks - DEBT_WEIGHT * owed}
 
 
 def item_block(item: str, choice: str, voted: int, of: int, tie: bool = False,
                tally: dict[str, int] | None = None) -> dict[str, Any]:
+    # A tally whose votes all went one way says it in a word, not "once · once 5".
+    cast = {option: votes for option, votes in (tally or {}).items() if votes}
+    unanimous = len(cast) == 1 and choice in cast
     return {"item": item, "name": str(words.ITEM_NAMES[item]), "tie": tie,
-            "tally": [{"label": words.item_outcome(item, option), "votes": votes}
-                      for option, votes in sorted((tally or {}).items(),
-                                                  key=lambda kv: script.change_key(kv[0]))],
+            "unanimous": unanimous,
+            "tally": [] if unanimous else
+            [{"label": words.item_outcome(item, option), "votes": votes}
+             for option, votes in sorted((tally or {}).items(),
+                                         key=lambda kv: script.change_key(kv[0]))],
             "label": words.item_outcome(item, choice),
             "change": choice != script.NO_CHANGE[item],
             "voted": voted, "of": of,
@@ -181,8 +189,10 @@ def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, A
         "olympics": game.get("olympics"), "war": game.get("war"),
         "event": event_block(game) if stage == script.YEAR else None,
         "over": game["over"],
-        "result": result_block(game, final=stage == script.FINAL),
-        "year_done": year_done(game, year),
+        "result": result_block(game, final=stage == script.FINAL, lesson_year=year),
+        # done with the year as the game stands, whatever board the screens show
+        "year_done": year_done(table["game"], year),
+        "year_end_held": bool(facts.get("year_end_held")),
         "items": [item_block(c["item"], c["choice"], c["voted"], c["of"], c.get("tie", False),
                              c.get("tally"))
                   for c in facts.get("items", [])],
