@@ -373,3 +373,70 @@ def balance_targets(*, games: int, players: int = 8, seed: int = 0,
          "holds": dilemma["tension_drop"] >= MIN_TENSION_DROP
          and dilemma["exposure_pp"] >= MIN_EXPOSURE_PP and dilemma["own_cost"] > 0},
     ]
+
+
+# --------------------------------------------------------------------------- a lesson's outcomes
+
+
+def lesson_outcomes(seats: Sequence[str], *, games: int, players: int = 7, seed: int = 0,
+                    pact: int | None = None, rich_coins: int = 45) -> dict[str, Any]:
+    """How often a class sees the outcomes teachers ask about, for a table whose seats play
+    ``seats`` (policy names, repeated over the seats in order: ``["always-C"] * 5 +
+    ["class-selfish"] * 2`` is a table voting mostly C). ``pact``: every seat gives that many.
+
+    Returns the State's failure rate (and by the Midlife round, 4), the Legacy rate and, over
+    the games that reached the final count with the State standing: how often the upper class
+    scored below every other player, the factory worker's and the company director's coins
+    (mean, 90th percentile, highest), how often the factory worker ended with ``rich_coins``
+    or more, and with more coins than the director.
+    """
+    _check(games, players)
+    failed = failed_by_midlife = legacy = finished = upper_last = 0
+    rich = worker_ahead = both = 0
+    worker: list[int] = []
+    director: list[int] = []
+    for i in range(games):
+        policies: list[Policy] = [get_policy(seats[s % len(seats)]) for s in range(players)]
+        if pact is not None:
+            policies = [FixedPact(p, pact) for p in policies]
+        state, _ = play(policies, game_seed(seed, i))
+        if state.failed:
+            failed += 1
+            failed_by_midlife += state.round <= data.MIDLIFE_ROUND
+            continue
+        finished += 1
+        final = scores(state)
+        legacy += bool(final["legacy"])
+        rows = final["players"]
+        upper = [rows[p.name]["score"] for p in state.players if p.klass == data.UPPER]
+        others = [rows[p.name]["score"] for p in state.players if p.klass != data.UPPER]
+        upper_last += bool(upper and others and max(upper) < min(others))
+        held = {p.role: p.coins for p in state.players}
+        if "factory-worker" in held:
+            worker.append(held["factory-worker"])
+            rich += held["factory-worker"] >= rich_coins
+        if "company-director" in held:
+            director.append(held["company-director"])
+        if "factory-worker" in held and "company-director" in held:
+            both += 1
+            worker_ahead += held["factory-worker"] > held["company-director"]
+
+    def spread(values: list[int]) -> dict[str, float]:
+        if not values:
+            return {"mean": 0.0, "p90": 0.0, "max": 0.0}
+        ordered = sorted(values)
+        return {"mean": _mean(values), "p90": float(ordered[int(0.9 * (len(ordered) - 1))]),
+                "max": float(ordered[-1])}
+
+    return {
+        "seats": list(seats), "players": players, "games": games, "seed": seed, "pact": pact,
+        "state_failure_pct": _pct(failed, games),
+        "failed_by_midlife_pct": _pct(failed_by_midlife, games),
+        "legacy_pct": _pct(legacy, games),
+        "finished": finished,
+        "upper_last_pct": _pct(upper_last, finished),
+        "factory_worker_coins": spread(worker),
+        "company_director_coins": spread(director),
+        "factory_worker_rich_pct": _pct(rich, len(worker)),
+        "factory_worker_ahead_of_director_pct": _pct(worker_ahead, both),
+    }
