@@ -17,7 +17,7 @@ from django.utils.translation import ngettext
 
 from facilitator.lessons.crisis import words
 from games.core import InvalidAction
-from games.crisis import board, cards, names, previews
+from games.crisis import board, cards, names, ops, previews
 from games.crisis.state import GameState
 
 Preview = dict[str, Any]
@@ -137,6 +137,16 @@ def _place(state: GameState, team: str, space: str) -> tuple[str, Preview | None
     elif space == "loan":
         p = previews.loan_preview(state, team)
         return loan(p), p
+    elif space == "government-subsidy":
+        return _line(earns=_amounts(credits=ops.subsidy(state))), None
+    elif space == "leadership":
+        return _line(earns=_amounts(vp=1), more=_("first in the turn order")), None
+    elif space == "initiative":
+        return _line(earns=_("an Influence card"), more=_("second in the turn order")), None
+    elif space == "shady-business":
+        return _line(earns=_("an Influence card")), None
+    elif space == "exports":
+        return _("A turn at Exports: contracts or the black market"), None
     return "", None
 
 
@@ -145,6 +155,9 @@ def _resolve(state: GameState, team: str, space: str, choice: str) -> tuple[str,
         return _line(penalty(board.refusal_penalty(state, space))), None
     if space in board.COMPANY_SPACES and choice == "buy":
         return _place(state, team, space)
+    if space == "domestic-industry" and choice in cards.IMPORT_PRICE:
+        return _line(_amounts(credits=cards.IMPORT_PRICE[choice][1]),
+                     earns=words.amount_of(1, choice)), None
     if space == "foreign-employees" and choice in cards.FOREIGN_KIND:
         p = previews.employee_preview(state, team, cards.FOREIGN_KIND[choice])
         return employee(p), p

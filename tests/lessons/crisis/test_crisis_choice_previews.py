@@ -10,7 +10,7 @@ import pytest
 
 from facilitator.lessons.crisis import costs
 from facilitator.log import save_state
-from games.crisis import cards, names, previews
+from games.crisis import cards, names, ops, previews
 from tests.facilitator.test_crisis_lesson import (
     advance,
     captain,
@@ -86,3 +86,20 @@ def test_the_planning_screen_shows_the_likely_moves_first_and_folds_the_rest() -
     assert "Government Subsidy" in first and "Exports" in first
     assert "Shady Business" in folded and "Imports" in folded
     assert first.count("crisis-choice") < 20
+
+
+def test_the_plain_spaces_say_what_they_earn_too() -> None:
+    session = advance(started(4, team_size=2))
+    table = human_table(session)
+    team = waiting(table).deciders[0]
+    state = state_of(table)
+    page = phone_html(captain(session, table, team))
+    subsidy = costs.detail(state, team, {"type": "place", "space": "government-subsidy"})
+    assert subsidy["text"] == f"Earns {ops.subsidy(state)} credits" and subsidy["text"] in page
+    lead = costs.detail(state, team, {"type": "place", "space": "leadership"})["text"]
+    assert lead == "Earns 1 VP · first in the turn order"
+    assert costs.detail(state, team, {"type": "place", "space": "shady-business"})["text"] \
+        == "Earns an Influence card"
+    food = costs.detail(state, team, {"type": "resolve", "space": "domestic-industry",
+                                      "choice": "food"})["text"]
+    assert food == f"Costs {cards.IMPORT_PRICE['food'][1]} credits · Earns 1 Food"
