@@ -17,7 +17,9 @@ from games import crisis as engine
 from tests.facilitator.test_crisis_lesson import (
     human_table,
     playable,  # noqa: F401 (autouse)
+    started,
     state_of,
+    to_stage,
 )
 from tests.facilitator.test_crisis_lesson_debrief import finished
 
@@ -125,3 +127,14 @@ def test_the_story_reads_in_spanish() -> None:
     mine = text(debrief.students_html(session, paper="a4", seat_id=seat.pk, language="es"))
     assert "Qué hizo tu equipo, ronda a ronda" in mine and "Para pensar" in mine
     assert "Compró " in mine
+
+
+def test_a_team_completed_by_a_bot_counts_its_students_and_says_it_had_a_bot() -> None:
+    session = started(3, "bots", team_size=2, here=False, rounds=5, difficulty="easy")
+    session = to_stage(session, "evaluation")
+    page = text(debrief.class_html(session, paper="a4", language="en"))
+    assert re.search(r"Students\s+3\b", page)
+    (bot,) = Seat.objects.filter(session=session, is_bot=True)
+    mates = Seat.objects.filter(session=session, is_bot=False, player_name=bot.player_name)
+    assert f"{mates.get().nickname} and a bot" in page
+    assert bot.nickname not in page and "(bot team)" not in page
