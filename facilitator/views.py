@@ -64,6 +64,8 @@ def _holds_seat_in(seat: Seat | None, code: str) -> bool:
 @require_http_methods(["GET", "POST"])
 def join(request: HttpRequest, code: str = "") -> HttpResponse:
     current = selectors.seat_for_token(request.COOKIES.get(SEAT_COOKIE))
+    if current is not None:  # a phone that sat in a lesson speaks its language here too
+        translation.activate(phone_language(request.COOKIES, current.session.language))
     # A seat cookie that holds no seat any more: its seat was given to another phone (the
     # "New phone" link) or the teacher removed it. Said once, then the cookie is cleared.
     signed_out = current is None and bool(request.COOKIES.get(SEAT_COOKIE))
