@@ -13,13 +13,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.template.loader import render_to_string
-from django.utils import translation
+from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
 from facilitator.kit import game_record, load_state
 from facilitator.kit.reports import DEFAULT_PAPER, base_context, csv_text, pseudonyms, write_pdf
-from facilitator.lessons.poleconomy import events
+from facilitator.lessons.poleconomy import presenters
+from facilitator.lessons.poleconomy import story as pol_story
+from facilitator.lessons.poleconomy.models import Proposal
 from facilitator.models import ClassSession, Table
 from games.registry import get_engine
 
@@ -37,6 +39,18 @@ class RoundRow:
     round: int
     public: dict[str, Any]  # the public view at the end of the round
     events: list[dict[str, Any]]
+    wealth: dict[str, int] = field(default_factory=dict)  # each score at the round's end
+    cash: dict[str, int] = field(default_factory=dict)
+    roles: dict[str, str] = field(default_factory=dict)  # the role each held in the round
+    played_pm: str = ""  # the Prime Minister the round was played under
+
+    @property
+    def pm(self) -> str:
+        return self.played_pm or self.public.get("pm") or ""
+
+    @property
+    def multiplier(self) -> int:
+        return int(self.public["multiplier"])
 
 
 @dataclass
@@ -67,6 +81,7 @@ def table_story(table: Table) -> TableStory:
     state = engine.new_game(record["config"], record["seed"])
     story = TableStory(table)
     for action in record["actions"]:
+        previous = state  # the Government the round is played under (apply copies)
         state, new = engine.apply(state, action)
         for event in new:
             if event["type"] == "round_end" or (event["type"] == "game_over"
@@ -76,11 +91,25 @@ def table_story(table: Table) -> TableStory:
                 round_events = next((r["events"] for r in public["history"]
                                      if r["round"] == event["round"]), [])
                 public.pop("history", None)
-                story.rounds.append(RoundRow(event["round"], public, round_events))
+                scores = engine.scores(state)["players"]
+                before = engine.view(previous, "public")
+                story.rounds.append(RoundRow(
+                    event["round"], public, round_events,
+                    wealth={n: v["score"] for n, v in scores.items()},
+                    cash={p["name"]: p["cash"] for p in public["players"]},
+                    roles={p["name"]: role_words(p["role"], p.get("party"))
+                           for p in before["players"]}, played_pm=before.get("pm") or ""))
     story.public = engine.view(state, "public")
     story.public.pop("history", None)
     story.final = engine.scores(state) if engine.is_over(state) else {}
     return story
+
+
+def role_words(role: str | None, party: str | None) -> str:
+    """A player's role in a round, for the handouts: "Prime Minister (Green Future)"."""
+    text = {"pm": _("Prime Minister"), "minister": _("Cabinet Minister"),
+            "government": _("Government member")}.get(role or "", _("Opposition"))
+    return _("%(role)s (%(party)s)") % {"role": text, "party": party} if party else text
 
 
 def lesson_stories(session: ClassSession) -> list[TableStory]:
@@ -171,37 +200,93 @@ def results_csv(session: ClassSession, *, anonymous: bool = False) -> str:
 # --------------------------------------------------------------------------- handouts
 
 QUESTIONS = (
-    gettext_noop("Who gained from inflation, and who lost? Look at cash and at firms."),
-    gettext_noop("Did Parliament consent to what the Prime Minister asked? What did each "
-                 "side want?"),
-    gettext_noop("When the Treasury was short, what happened: Bonds, tax or cuts?"),
-    gettext_noop("Which coalition would you form next time, and why?"),
+    gettext_noop("Prices rose round by round. Who gained from inflation and who lost: players "
+                 "holding cash, or players holding firms? Look at the wealth table."),
+    gettext_noop("When Parliament refused consent, what did the Prime Minister want, and what "
+                 "did the Opposition fear? When did it consent?"),
+    gettext_noop("A Treasury payment to one player is paid by everyone's taxes. Were payments "
+                 "used to keep a coalition together?"),
+    gettext_noop("When the Treasury was short, what happened: Bonds (public debt), more tax, or "
+                 "no payment? Who pays for public debt later?"),
+    gettext_noop("Parties and coalitions: what did each side give up to govern together? "
+                 "Which coalition would you form next time, and why?"),
+    gettext_noop("Did the Prime Minister's salary and the tax rule serve the whole table, or "
+                 "the Government's members? How could Parliament check that?"),
 )
+STUDENT_QUESTIONS = (
+    gettext_noop("Look at your wealth and the prices round by round: did inflation help you or "
+                 "hurt you? Why?"),
+    gettext_noop("Which of your decisions made you richer, and which cost you? Would you "
+                 "change one?"),
+    gettext_noop("Were you in the Government or in the Opposition? What could you do there "
+                 "that the other side could not?"),
+    gettext_noop("Would you have voted differently in Parliament, knowing how the round went? "
+                 "(Your vote stays secret: nobody knows it.)"),
+)
+PM_QUESTION = gettext_noop("You were Prime Minister: whom did your proposals help, and did "
+                           "Parliament agree? What would you propose now?")
 
 
-def _round_lines(row: RoundRow) -> list[str]:
-    keep = ("auction", "consent", "salaries_changed", "tax_changed", "treasury_payment",
-            "election", "government", "business_disaster", "takeover", "treasury_default")
-    out = [line["text"] for e in row.events if e["type"] in keep
-           for line in [events.line(e, press_approved=True)] if line]
-    return out[:6]
+def lesson_date(session: ClassSession) -> str:
+    """The day the lesson was played (or created, before it started), as the language writes
+    it."""
+    when = getattr(session, "started_at", None) or session.created_at
+    return formats.date_format(timezone.localtime(when), "DATE_FORMAT") if when else ""
+
+
+def _ranking(final: dict[str, Any]) -> list[dict[str, Any]]:
+    rows = sorted(({"name": name, "score": v["score"], **v["breakdown"],
+                    "winner": name in final["winners"]}
+                   for name, v in final["players"].items()), key=lambda r: -r["score"])
+    scores = [r["score"] for r in rows]
+    for r in rows:  # tied players share a place
+        r["place"] = scores.index(r["score"]) + 1
+        r["place_name"] = presenters.place_name(r["place"])
+    return rows
+
+
+def _table_context(session: ClassSession, story: TableStory) -> dict[str, Any]:
+    final = story.final or get_engine(session.game).scores(_state(story.table))
+    ranking = _ranking(final)
+    proposals = {p.round: p for p in Proposal.objects.filter(table=story.table)}
+    rounds = []
+    for r in story.rounds:
+        told = pol_story.round_story(r.events)
+        start = next((e["multiplier"] for e in r.events if e["type"] == "round_start"),
+                     r.multiplier)
+        rounds.append({"round": r.round, "start": start, "multiplier": r.multiplier,
+                       "treasury": r.public["treasury"], "pm": r.pm or "—", **told})
+    players = [p["name"] for p in story.public.get("players", [])]
+    wealth = [{"round": r.round, "multiplier": r.multiplier,
+               "values": [r.wealth.get(n, 0) for n in players]} for r in story.rounds]
+    governments = pol_story.governments(story.rounds, proposals, presenters.proposal_lines)
+    failed = [{"round": g["round"], **p} for g in governments for p in g["payments"]
+              if not p["made"]]
+    consents = [c for g in governments for c in g["consent"]]
+    auctions = sum(len([e for e in r.events if e["type"] == "auction"]) for r in story.rounds)
+    disasters = sum(len([e for e in r.events if e["type"] == "business_disaster"])
+                    for r in story.rounds)
+    return {"number": story.number, "ranking": ranking, "final": final,
+            "over_text": presenters.over_text({"over_reason": final.get("over_reason")}),
+            "rounds": rounds, "lines": story.lines(), "players": players, "wealth": wealth,
+            "parliament": pol_story.parliament(story.rounds), "governments": governments,
+            "failed": failed, "carried": sum(1 for c in consents if c["carried"]),
+            "asked": len(consents), "auctions": auctions, "disasters": disasters,
+            "prices": (rounds[0]["start"] if rounds else 1, story.public.get("multiplier", 1)),
+            "treasury": story.public.get("treasury", 0),
+            "pms": list(dict.fromkeys(r.pm for r in story.rounds if r.pm)),
+            "story": story}
 
 
 def _lesson_context(session: ClassSession, paper: str) -> dict[str, Any]:
     stories = lesson_stories(session)
-    context = base_context(session, paper, f"{session}")
-    tables = []
-    for story in stories:
-        final = story.final or get_engine(session.game).scores(_state(story.table))
-        ranking = sorted(({"name": name, "score": v["score"], **v["breakdown"],
-                           "winner": name in final["winners"]}
-                          for name, v in final["players"].items()), key=lambda r: -r["score"])
-        tables.append({"number": story.number, "ranking": ranking, "final": final,
-                       "rounds": [{"round": r.round, "multiplier": r.public["multiplier"],
-                                   "treasury": r.public["treasury"], "pm": r.public["pm"],
-                                   "lines": _round_lines(r)} for r in story.rounds],
-                       "lines": story.lines()})
-    context.update({"session": session, "tables": tables,
+    date = lesson_date(session)
+    context = base_context(session, paper, f"{session} · {date}" if date else f"{session}")
+    tables = [_table_context(session, story) for story in stories]
+    students = session.seats.filter(is_bot=False, removed=False, table__isnull=False).count()
+    context.update({"session": session, "tables": tables, "date": date,
+                    "students": students,
+                    "rounds_played": max((len(t["rounds"]) for t in tables), default=0),
                     "questions": [_(q) for q in QUESTIONS]})
     return context
 
@@ -233,12 +318,15 @@ def students_html(session: ClassSession, *, paper: str, seat_id: int | None = No
             player = seat.player_name or (seat.shares.player_name if seat.shares else "")
             table = by_table[seat.table.number]
             mine = next((r for r in table["ranking"] if r["name"] == player), None)
-            place = next((i for i, r in enumerate(table["ranking"], 1)
-                          if r["name"] == player), None)
+            pm_rounds = [r["round"] for r in table["rounds"] if r["pm"] == player]
+            questions = ([_(PM_QUESTION)] if pm_rounds else []) + [
+                _(q) for q in STUDENT_QUESTIONS]
             pages.append({"nickname": seat.nickname, "player": player, "table": table,
-                          "mine": mine, "place": place,
-                          "pm_rounds": [r["round"] for r in table["rounds"]
-                                        if r["pm"] == player]})
+                          "mine": mine, "place": mine["place_name"] if mine else "",
+                          "did": pol_story.player_story(table["story"].rounds, player),
+                          "pm_rounds": pm_rounds, "questions": questions,
+                          "proposals": [g for g in table["governments"]
+                                        if g["pm"] == player and (g["lines"] or g["consent"])]})
         context["pages"] = pages
         return render_to_string("poleconomy/reports/students.html", context)
 
