@@ -76,3 +76,16 @@ def test_the_game_master_accepts_a_coalition_request_in_one_click(
     assert response.status_code == 302
     state = lesson.state()
     assert (state.pm, sorted(state.government)) == ("Ben", ["Ben", "Cai"])
+
+
+def test_a_party_request_needs_a_partner_of_the_table_and_says_so() -> None:
+    lesson = Lesson()
+    lesson.start()
+    alone = lesson.phone("Ana").post("/play/act/", {
+        "type": "ask", "kind": "party", "name": "Greens", "expected": lesson.now.stage_id})
+    assert "A party has a name and two members or more." in alone.content.decode()
+    stranger = lesson.phone("Ana").post("/play/act/", {
+        "type": "ask", "kind": "party", "name": "Greens", "with_1": "Zed",
+        "expected": lesson.now.stage_id})
+    assert "Choose players of your table." in stranger.content.decode()
+    assert not PoliticsRequest.objects.exists()
