@@ -4,8 +4,11 @@ handout and one page per student about their team (PDF, on the platform's shell
 so files from different classes and languages can be put together).
 
 Everything is read from the tables' records and the lesson's final scores (``scoring``): the
-rounds' Events, goals and the Crisis track, each team's VP against the goal, its exports and
-black-market sales, and the final ranking.
+rounds' Events, goals and the Crisis track, each team's VP against the goal, what each team
+did round by round (``chronicle``: Companies, Employees, production, exports, black-market
+sales, loans), where Axia was saved or lost (``turning_points``), the track's chart
+(``charts``) and the final ranking. Handouts count students only; a team with no student is
+named as a bot team.
 """
 
 from __future__ import annotations
