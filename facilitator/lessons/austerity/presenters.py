@@ -209,6 +209,7 @@ def table_context(table: dict[str, Any], session: dict[str, Any]) -> dict[str, A
                            "options": [{"index": i, "value": o,
                                         "label": words.item_option_label(item, o,
                                                                          game["policies"]),
+                                        "short": words.item_option_label(item, o),
                                         "effect": explaining.item_effect(
                                             explaining.board_state(game), item, o)}
                                        for i, o in enumerate(vote["options"])]}
