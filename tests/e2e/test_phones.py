@@ -37,9 +37,18 @@ def test_reload_and_offline_phones_vote_once(teacher: Page, phones,
     progress = teacher.locator("[data-progress]")
     expect(progress).to_have_text("0 of 8 have voted")
 
-    # 1. A phone chooses, then reloads before confirming: nothing is in the bag yet.
+    # 0. Nothing ticked: the phone shows our own message, not the browser's bubble, and
+    #    nothing goes in the bag; ticking an option takes the message away.
     first = class_phones[0]
+    ui.confirm_ballot(first)
+    note = first.locator("#now [data-choose-first]")
+    expect(note).to_be_visible()
+    expect(note).to_have_text("Choose one of the options above first, then press the button.")
+    expect(progress).to_have_text("0 of 8 have voted")
+
+    # 1. A phone chooses, then reloads before confirming: nothing is in the bag yet.
     ui.choose(first, "tax", "C")
+    expect(note).to_be_hidden()
     ui.reload(first)
     expect(ui.heading(first, "Tax vote")).to_be_visible()
     expect(progress).to_have_text("0 of 8 have voted")

@@ -149,17 +149,43 @@ def walk(teacher: Page, class_: list[Student], label: str, *, play: bool = True,
     return wrong
 
 
+def final_in_view(teacher: Page, label: str) -> list[str]:
+    """Two tables' final count: each row keeps its ranking (names, roles, points) and the
+    coins left in its funds; one table's view draws its charts projector-sized."""
+    wrong = []
+    for width, height in SIZES:
+        teacher.set_viewport_size({"width": width, "height": height})
+        for table in (1, 2):
+            board = teacher.locator(f"#table-{table}")
+            if not board.locator(".ranking small").first.is_visible():
+                wrong.append(f"{label} final at {width}: table {table}'s roles are hidden")
+            if not board.locator(".fund").first.is_visible():
+                wrong.append(f"{label} final at {width}: table {table}'s funds are hidden")
+    teacher.locator('#table-1 a[data-focus="1"]').click()
+    for width, height in SIZES:
+        teacher.set_viewport_size({"width": width, "height": height})
+        wrong += fits(teacher, f"{label} final count (table 1 only)")
+        chart = teacher.locator("#table-1 .charts svg").first.bounding_box()
+        if chart is None or chart["height"] < height / 4:
+            wrong.append(f"{label} final at {width}: the charts are {chart} px")
+    ui.shot(teacher, "fit-final-2-tables-es-table-1")
+    return wrong
+
+
 @pytest.mark.e2e
 @pytest.mark.slow
 def test_every_stage_fits_one_projector_screen(teacher: Page, browser: Browser,
                                                server: str) -> None:
     wrong: list[str] = []
-    # English at every size; Spanish, whose words run longer, at one table and at five.
-    for students, language in ((8, "en"), (32, "en"), (40, "en"), (8, "es"), (40, "es")):
+    # English at every size; Spanish, whose words run longer, at one table, two and five.
+    for students, language in ((8, "en"), (32, "en"), (40, "en"), (8, "es"), (16, "es"),
+                               (40, "es")):
         class_ = start(teacher, students, browser, server, language)
         label = f"{students // 8} table(s) {language}"
-        wrong += walk(teacher, class_, label, play=students < 40, language=language)
+        wrong += walk(teacher, class_, label, play=students not in (16, 40), language=language)
         ui.shot(teacher, f"fit-final-{students // 8}-tables-{language}")
+        if students == 16:
+            wrong += final_in_view(teacher, label)
         handouts = teacher.locator(".topbar a", has_text=WORDS[language]["handouts"]).count()
         wrong += [] if handouts else [f"{label}: no handouts link in the header"]
         teacher.goto("/teacher/")
