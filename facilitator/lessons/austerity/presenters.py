@@ -372,6 +372,8 @@ def projector_context(view: dict[str, Any], *, join_url: str = "") -> dict[str, 
     session = view["session"]
     code = session.get("join_code") or ""
     tables = [table_context(t, session) for t in view["tables"]]
+    for t in tables:  # nobody to wait for once every table is done
+        t["all_done"] = all(other["year_done"] for other in tables)
     seating = seating_text(len(view.get("lobby") or []), session.get("options") or {})
     goals = {t["goal"] for t in tables}
     ready = sum(1 for t in tables for m in t.get("motions") or [] if m.get("ready"))

@@ -115,6 +115,8 @@ def test_a_table_done_with_its_year_shows_no_year_end_before_the_teacher(
     assert table["used_total"] > 0  # Used not yet back in the bag
     assert table["bag_total"] == 0
     assert "Year End comes when the teacher moves on" in card
+    # the only table is done: nobody to wait for
+    assert "Year 1 is done" in card and "Waiting for the other tables" not in card
     phone = phone_text(seats_of(session.tables.get())[1])
     assert "Year 1 is done" in phone and "Year End comes when the teacher moves on" in phone
     session = advance(session)  # the teacher's Year End
