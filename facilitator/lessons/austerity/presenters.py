@@ -273,7 +273,10 @@ def ballot_block(voting: dict[str, Any], game: dict[str, Any],
         question = block["prompt"] if block else ""
         labels = [o["label"] for o in block["options"]] if block else list(options)
         effects = [o["effect"] for o in block["options"]] if block else [""] * len(options)
-    return {"decision": decision, "question": question,
+    # a motion's own tie rule ("" for the year's ballots: the session's ``ballot_tie_rule``)
+    tie_rule = _("A tie is not carried: a motion needs more yes than no votes.") \
+        if voting["kind"] == "motion" else ""
+    return {"decision": decision, "question": question, "tie_rule": tie_rule,
             "options": [{"index": i, "value": o, "label": label, "effect": effect}
                         for i, (o, label, effect)
                         in enumerate(zip(options, labels, effects, strict=True))]}

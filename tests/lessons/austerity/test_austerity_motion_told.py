@@ -95,3 +95,17 @@ def test_a_carried_motion_s_action_is_told_as_the_class_s_motion_in_its_draw() -
     assert "Action: Borrow Money." not in decided
     page = render_to_string("austerity/reports/_year.html", {"y": year})
     assert "Motions:" in page and "was carried (5 of 5 voted: 5 yes, 0 no)" in page
+
+
+def test_a_motion_ballot_states_the_motion_s_tie_rule_and_what_yes_does() -> None:
+    session = to_the_year(started(5, seating="class"))
+    table = session.tables.get()
+    ana, ben, *_rest = seats_of(table)
+    motion = motions.motion_raise(seat_id=ana.pk, kind=motions.ACTION, target="borrow")
+    motions.motion_support(seat_id=ben.pk, motion=motion)
+    motions.motion_open(session=fresh(session), table=1, motion=motion)
+    ctx = presenters.phone_context(selectors.seat_view(ana))
+    page = re.sub(r"\s+", " ", render_to_string("austerity/phone/_screen.html", ctx))
+    assert "A tie is not carried: a motion needs more yes than no votes." in page
+    assert "smaller change" not in page
+    assert "Add 2 Income cubes to Used. Add 1 Debt cube to the bag." in page
