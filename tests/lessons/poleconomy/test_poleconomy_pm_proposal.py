@@ -53,3 +53,18 @@ def test_a_payment_the_treasury_can_make_brings_no_warning() -> None:
     lesson.to_proposal()
     pm = propose(lesson, salary_pm="15")
     assert "The Treasury may not pay" not in lesson.phone_page(pm)
+
+
+def test_the_form_marks_the_choice_it_shows_so_a_reset_after_save_keeps_the_proposal() -> None:
+    """A phone resets the form it sent once the server acknowledges it: every select must
+    mark the option it shows (the empty one too), or the reset shows "No payment"."""
+    lesson = Lesson()
+    lesson.start()
+    lesson.to_proposal()
+    pm = propose(lesson, salary_pm="15")
+    assert '<option value="" selected>No payment</option>' in lesson.phone_page(pm)
+    other = next(n for n in ("Ana", "Ben", "Cai") if n != pm)
+    propose(lesson, pay_to=other, pay_amount="5", press_release="Roads")
+    phone = lesson.phone_page(pm)
+    assert '<option value="">No payment</option>' in phone
+    assert f"<option selected>{other}</option>" in phone
