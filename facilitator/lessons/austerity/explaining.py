@@ -67,7 +67,9 @@ def effect_text(state: GameState, kind: str, choice: str, times: int = 1) -> str
     if kind == "draw" or times == 0:
         return ""
     effect = explain.choice_effect(state, kind, choice, times)
-    text = " ".join(line_text(line) for line in effect["lines"])
+    # a policy turn's label names the card and the face: its line says the face's rule
+    text = " ".join(_(line["params"]["rule"]) if line["op"] == "turn" else line_text(line)
+                    for line in effect["lines"])
     label = source_label(effect["changed_by"])
     return f"{text} {label}" if label else text
 

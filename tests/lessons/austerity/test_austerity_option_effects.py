@@ -56,7 +56,8 @@ def test_a_policy_turn_names_the_other_face_and_its_cost() -> None:
     vote = ballot(script.POLICY_ITEM, [script.KEEP, "turn:tax"], board(policies=LOW_TAXES))
     turn = vote["options"][1]
     assert turn["label"] == "Turn Tax to High Taxes"
-    assert turn["effect"].startswith("Turn Tax to its other face, High Taxes: Raise Taxes")
+    # the label names the face; the line says its rule, then the cost
+    assert turn["effect"].startswith("Raise Taxes adds two Income cubes")
     assert turn["effect"].endswith("Lose 1 Popularity.")
 
 
