@@ -1,6 +1,7 @@
-"""Poleconomy's projector fits one screen at 1920×1080 and 1280×720 when the Prime Minister
-plays last in a six-player round (their turn brings the consent, the salaries, the Treasury's
-payment, the tax and the move), and the final scores show each player's place.
+"""Poleconomy's projector fits one screen at 1920×1080 and 1280×720, in English and Spanish,
+when the Prime Minister plays last in a six-player round (their turn brings the consent, the
+salaries, the Treasury's payment, the tax and the move), and the final scores show each
+player's place.
 
 Six students at one table with a stated situation (a Government, the PM seated last); the
 lesson is driven through the services and served by the in-process live server (pages only).
@@ -22,15 +23,18 @@ from facilitator.log import load_state
 from facilitator.models import Bag, ClassSession, Table
 from tests.e2e.lesson_thread import database_after_the_browser, db  # noqa: F401
 from tests.facilitator.lesson import deterministic, fresh, join
+from tests.i18n.conftest import compile_catalogue
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "poleconomy-fit"
 SIZES = {"1920": (1920, 1080), "1280": (1280, 720)}
 PASSWORD = "pol-fit-2026"
+WORDS = {"en": ("1st", "Final scores"), "es": ("1.º", "Puntuaciones finales")}
 
 
 @pytest.fixture(autouse=True)
 def pm_last(monkeypatch: pytest.MonkeyPatch) -> None:
+    compile_catalogue()
     deterministic(monkeypatch)
     ballot_keys.serve()
     plain = options.table_config
@@ -44,14 +48,16 @@ def pm_last(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(options, "table_config", staged)
 
 
+@pytest.mark.parametrize("language", ["en", "es"])
 def test_the_pms_last_turn_and_the_final_places_fit_the_projector(
-        django_db_setup: Any, live_server: Any, browser: Browser) -> None:
+        language: str, django_db_setup: Any, live_server: Any, browser: Browser) -> None:
     from django.contrib.auth import get_user_model
 
     def create() -> tuple[Any, ClassSession, dict[str, str]]:
-        teacher = get_user_model().objects.create_user("pol-fit", password=PASSWORD)
+        teacher = get_user_model().objects.create_user(f"pol-fit-{language}",
+                                                       password=PASSWORD)
         session = services.session_create(owner=teacher, game="poleconomy",
-                                           options={"rounds": 1})
+                                           language=language, options={"rounds": 1})
         tokens = join(session, 6)
         services.session_start(session=fresh(session), seed=5)
         return teacher, session, tokens
@@ -60,12 +66,13 @@ def test_the_pms_last_turn_and_the_final_places_fit_the_projector(
     SHOTS.mkdir(parents=True, exist_ok=True)
     pages = {}
     for size, (w, h) in SIZES.items():
-        page = browser.new_context(base_url=live_server.url, viewport={"width": w, "height": h},
-                                   bypass_csp=True).new_page()
+        page = browser.new_context(
+            base_url=live_server.url, viewport={"width": w, "height": h}, bypass_csp=True,
+            locale=language, extra_http_headers={"Accept-Language": language}).new_page()
         page.goto("/accounts/login/")
-        page.get_by_label("Username").fill(teacher.username)
-        page.get_by_label("Password").fill(PASSWORD)
-        page.get_by_role("button", name="Log in").click()
+        page.locator("input[name=username]").fill(teacher.username)
+        page.locator("input[name=password]").fill(PASSWORD)
+        page.locator("form button[type=submit].button").click()
         page.wait_for_url("**/teacher/")
         pages[size] = page
     too_big: list[str] = []
@@ -75,7 +82,7 @@ def test_the_pms_last_turn_and_the_final_places_fit_the_projector(
         for size, page in pages.items():
             page.goto(f"/teacher/lessons/{session.pk}/")
             page.add_style_tag(content="#connection { display: none !important; }")
-            page.screenshot(path=str(SHOTS / f"{label}-{size}.png"))
+            page.screenshot(path=str(SHOTS / f"{label}-{language}-{size}.png"))
             width, inner_w, height, inner_h = page.evaluate(
                 "() => [document.documentElement.scrollWidth, innerWidth,"
                 " document.documentElement.scrollHeight, innerHeight]")
@@ -122,5 +129,6 @@ def test_the_pms_last_turn_and_the_final_places_fit_the_projector(
         look(f"replay-{n}")
     advance()
     final = look("final")
-    assert "1st" in final and "Final scores" in final
+    place, heading = WORDS[language]
+    assert place in final and heading in final
     assert too_big == []

@@ -226,6 +226,11 @@ def table_screen(session: dict[str, Any], table: Table, public: dict[str, Any]
         out["board"] = out["replay"]["board"]
     board = out["board"]
     out["final"] = final_rows(board)
+    if out["final"] and len(out["final"]) > 3:  # six players side by side in two columns
+        half = (len(out["final"]) + 1) // 2
+        out["final_cols"] = [out["final"][:half], out["final"][half:]]
+    elif out["final"]:
+        out["final_cols"] = [out["final"]]
     out["over_text"] = over_text(board)
     out["rows"] = players_rows(board, sent)
     out["index"] = index_info(board)
