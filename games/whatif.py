@@ -190,7 +190,8 @@ class Line:
 
 class _Recorder:
     def __init__(self, module: Module, track: bool) -> None:
-        self.module, self.track = module, track
+        self.module = module
+        self.track = track and getattr(module, "series", None) is None
         self.steps: list[Any] = []
         self.points: list[dict[str, int]] = []
 
@@ -263,7 +264,11 @@ def _line(table: Table, start: int, end: int, replacement: Sequence[Action], *,
             continue
         taken.append({"index": j, "how": DROPPED, "type": actions[j].get("type")})
         j += 1
-    return Line(rec.steps, rec.points, module.measure(state), taken)
+    steps_, points = rec.steps, rec.points
+    series = getattr(module, "series", None)
+    if track and series is not None:  # the module reads its own per-step record of the game
+        steps_, points = series(state)
+    return Line(steps_, points, module.measure(state), taken)
 
 
 # --------------------------------------------------------------------------- what-if

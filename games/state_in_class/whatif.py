@@ -156,6 +156,25 @@ def point(state: GameState) -> dict[str, int]:
     return out
 
 
+def series(state: GameState) -> tuple[list[int], list[dict[str, int]]]:
+    """One point per round: the levels, funds and Tension at the end of each round the game
+    finished, then the state where it stopped (a failed State stops mid-round)."""
+    steps: list[int] = []
+    points: list[dict[str, int]] = []
+    for h in state.history:
+        if "levels" in h and "funds" in h:
+            steps.append(h["round"])
+            point_ = {"tension": h.get("tension_after") or 0}
+            for name in data.SERVICES:
+                point_[f"level:{name}"] = h["levels"][name]
+                point_[f"fund:{name}"] = h["funds"][name]
+            points.append(point_)
+    if not steps or steps[-1] != state.round:
+        steps.append(state.round)
+        points.append(point(state))
+    return steps, points
+
+
 def measure(state: GameState) -> dict[str, Any]:
     final = scores(state)
     by_class = dict.fromkeys(data.CLASSES, 0)
