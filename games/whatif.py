@@ -182,6 +182,7 @@ class Line:
     points: list[dict[str, int]]
     measure: dict[str, Any]
     taken: list[dict[str, Any]]
+    state: Any = None  # the final state (never in ``to_dict``)
 
     def to_dict(self) -> dict[str, Any]:
         return {"steps": list(self.steps), "series": list(self.points),
@@ -268,7 +269,7 @@ def _line(table: Table, start: int, end: int, replacement: Sequence[Action], *,
     series = getattr(module, "series", None)
     if track and series is not None:  # the module reads its own per-step record of the game
         steps_, points = series(state)
-    return Line(steps_, points, module.measure(state), taken)
+    return Line(steps_, points, module.measure(state), taken, state)
 
 
 # --------------------------------------------------------------------------- what-if
@@ -303,13 +304,9 @@ def what_if(record: Mapping[str, Any], index: int, alternative: str) -> dict[str
     what-if line, and the differences that matter as ``{msgid, params}``."""
     table = read(record)
     choice = table.choice(index)
-    alt = next((a for a in choice.alternatives if a.key == alternative), None)
-    if alt is None:
-        raise InvalidAction(_("{alternative} was not allowed at that moment."),
-                            alternative=alternative)
-    played = next(a for a in _played(table, choice))
-    real = _line(table, choice.start, choice.end, played.actions)
-    changed = _line(table, choice.start, choice.end, alt.actions)
+    real = _line(table, choice.start, choice.end, _played(table, choice).actions)
+    changed = replay_changed(record, index, alternative, table=table)
+    alt = _alternative(table, choice, alternative)
     return {"choice": choice.to_dict(), "alternative": alt.key,
             "tracks": list(table.module.TRACKS),
             "as_played": real.to_dict(), "what_if": changed.to_dict(),
@@ -317,8 +314,26 @@ def what_if(record: Mapping[str, Any], index: int, alternative: str) -> dict[str
             "differences": _differences(table.module, real, changed)}
 
 
-def _played(table: Table, choice: Choice) -> list[Alternative]:
-    return [Alternative(choice.played, "", {}, tuple(table.actions[choice.start:choice.end]))]
+def _played(table: Table, choice: Choice) -> Alternative:
+    return Alternative(choice.played, "", {}, tuple(table.actions[choice.start:choice.end]))
+
+
+def _alternative(table: Table, choice: Choice, key: str) -> Alternative:
+    if key == choice.played:
+        return _played(table, choice)
+    alt = next((a for a in choice.alternatives if a.key == key), None)
+    if alt is None:
+        raise InvalidAction(_("{alternative} was not allowed at that moment."), alternative=key)
+    return alt
+
+
+def replay_changed(record: Mapping[str, Any], index: int, key: str, *,
+                   table: Table | None = None) -> Line:
+    """The line with decision ``index`` answered by ``key`` (an alternative's key, or what
+    was played: the same path, which then reproduces the game)."""
+    table = table or read(record)
+    choice = table.choice(index)
+    return _line(table, choice.start, choice.end, _alternative(table, choice, key).actions)
 
 
 def as_played(record: Mapping[str, Any]) -> Line:
