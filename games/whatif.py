@@ -12,12 +12,12 @@ How a changed game is replayed (the same path for the as-played line and the wha
    two records that differ only in secrets give the same lines.
 2. The actions before the changed decision are replayed unchanged; the decision's span is
    replaced by the alternative's actions.
-3. Every later recorded action is matched to the decision it answered in the real game (its
-   decision id). If that decision is open now it is applied: *kept* if legal, otherwise the
-   bot answers that decision and the recorded action is *dropped*. If the changed game asks
-   first for a decision the real game reached later or never asked, the bot answers it. If
-   the real game answered the recorded action's decision earlier than anything the changed
-   game now asks, that action is *dropped* (the changed game never asks for it).
+3. Every later recorded action is applied in turn and *kept* if the rules still allow it
+   then. If not, it is matched to the decision it answered in the real game (its decision
+   id): if that decision is open now, the bot answers it and the recorded action is
+   *dropped*; if the changed game asks first for a decision the real game reached earlier
+   or never asked (a tie-break it never had), the bot answers that and the recorded action
+   waits; otherwise the changed game will never ask for it and it is *dropped*.
 4. Once the record runs out, the bot plays on until the game is over (or ``MAX_STEPS``).
 
 Chance is the engine's: every engine draws from random streams seeded by the record's seed
@@ -28,9 +28,10 @@ seeded stream. The bot's own choices use ``random.Random(f"{seed}:whatif")``.
 
 from __future__ import annotations
 
+import copy
 import importlib
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -161,7 +162,7 @@ def read(record: Mapping[str, Any], *, snapshots: bool = False) -> Table:
         for c in found:
             table.choices.append(c)
             if snapshots:
-                table.snapshots[c.start] = engine.from_dict(engine.to_dict(state))
+                table.snapshots[c.start] = copy.deepcopy(state)
         rid = _answered(decisions, actions[i])
         answered.append(rid)
         order.setdefault(rid, i)
@@ -213,7 +214,7 @@ def _line(table: Table, start: int, end: int, replacement: Sequence[Action], *,
     engine, module, actions = table.engine, table.module, table.actions
     rec = _Recorder(module, track)
     if not track and start in table.snapshots:
-        state = engine.from_dict(engine.to_dict(table.snapshots[start]))
+        state = copy.deepcopy(table.snapshots[start])
     else:
         state = engine.new_game(table.record["config"], table.record["seed"])
         rec.see(state)
@@ -239,6 +240,16 @@ def _line(table: Table, start: int, end: int, replacement: Sequence[Action], *,
     steps = 0
     while not engine.is_over(state) and steps < MAX_STEPS:
         steps += 1
+        if j < len(actions):
+            try:  # still legal at its turn: the class's decision is kept
+                state, _e = engine.replay_actions(state, [actions[j]])
+            except InvalidAction:
+                pass
+            else:
+                rec.see(state)
+                taken.append({"index": j, "how": KEPT, "type": actions[j].get("type")})
+                j += 1
+                continue
         decisions = engine.decisions(state)
         if not decisions:
             break
@@ -247,15 +258,9 @@ def _line(table: Table, start: int, end: int, replacement: Sequence[Action], *,
             continue
         rid = table.answered[j]
         open_ids = {d.id: d for d in decisions}
-        if rid in open_ids:
-            try:
-                state, _e = engine.replay_actions(state, [actions[j]])
-            except InvalidAction:
-                taken.append({"index": j, "how": DROPPED, "type": actions[j].get("type")})
-                bot(open_ids[rid])
-            else:
-                rec.see(state)
-                taken.append({"index": j, "how": KEPT, "type": actions[j].get("type")})
+        if rid in open_ids:  # its decision is open but the answer is no longer allowed
+            taken.append({"index": j, "how": DROPPED, "type": actions[j].get("type")})
+            bot(open_ids[rid])
             j += 1
             continue
         mine = table.order.get(rid, j)
@@ -369,5 +374,3 @@ def turning_points(record: Mapping[str, Any], count: int = 3) -> list[dict[str, 
     found.sort(key=lambda f: (f[0], f[1]), reverse=True)
     return [f[2] for f in found[:count]]
 
-
-Bot = Callable[[Any, Decision, random.Random], list[Action]]
