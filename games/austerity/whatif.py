@@ -46,7 +46,7 @@ def choices(engine: Engine, state: GameState, actions: Sequence[Action], index: 
     if decision is None:
         return []
     played = str(action.get("choice"))
-    alts = tuple(Alternative(o, _("{option}"), {"option": o}, ({**action, "choice": o},))
+    alts = tuple(Alternative(o, _("option {option}"), {"option": o}, ({**action, "choice": o},))
                  for o in decision.options if o != played)
     if not alts:
         return []

@@ -48,7 +48,7 @@ def choices(engine: Engine, state: GameState, actions: Sequence[Action], index: 
     if action.get("player") != name:
         return []
     played = _key(action)
-    alts = tuple(Alternative(_key(m), _("{move}"), {"move": _key(m)}, (m,))
+    alts = tuple(Alternative(_key(m), _("the move {move}"), {"move": _key(m)}, (m,))
                  for m in views.export_moves(state, state.player(name)) if _key(m) != played)
     return [Choice(index, index, index + 1, _("{team}'s export turn in round {round}"),
                    {"team": name, "round": state.round}, played, alts)]

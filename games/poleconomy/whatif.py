@@ -36,6 +36,11 @@ def prepare(record: Mapping[str, Any]) -> list[Action]:
     return [dict(a) for a in record["actions"]]
 
 
+OUTCOME_WORDS = {CARRIED: _("carried"), NOT_CARRIED: _("not carried")}
+DIRECTION_WORDS = {"kept": _("the Index kept its direction"),
+                   "reversed": _("the Index reversed")}
+
+
 def choices(engine: Engine, state: GameState, actions: Sequence[Action], index: int
             ) -> list[Choice]:
     action = actions[index]
@@ -48,7 +53,7 @@ def choices(engine: Engine, state: GameState, actions: Sequence[Action], index: 
         other = NOT_CARRIED if outcome == CARRIED else CARRIED
         return [Choice(index, index, index + 1, _("Consent to the {kind} in round {round}"),
                        {"kind": consent.kind, "round": state.round}, outcome,
-                       (Alternative(other, _("{outcome}"), {"outcome": other},
+                       (Alternative(other, OUTCOME_WORDS[other], {},
                                     ({**action, "outcome": other},)),))]
     if (action.get("type") == "orders" and state.phase == ORDERS and state.pm
             and action.get("player") == state.pm and isinstance(action.get("orders"), dict)):
@@ -61,7 +66,7 @@ def choices(engine: Engine, state: GameState, actions: Sequence[Action], index: 
         other = "kept" if reversed_ else "reversed"
         return [Choice(index, index, index + 1, _("The Index's direction in round {round}"),
                        {"round": state.round}, played,
-                       (Alternative(other, _("{direction}"), {"direction": other},
+                       (Alternative(other, DIRECTION_WORDS[other], {},
                                     ({**action, "orders": orders},)),))]
     return []
 
