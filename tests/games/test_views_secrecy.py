@@ -195,7 +195,7 @@ def test_legal_actions_in_a_tax_tie_break_include_passing():
     assert legal_actions(state, None) == []
     assert player_view(state, decider)["me"]["decides_tie"] is True
     assert public_view(state)["tie_break"] == {"kind": "tax", "options": ["A", "D"],
-                                               "decider": decider}
+                                               "decider": decider, "place": 1}
 
 
 def test_legal_actions_in_a_budget_tie_break_exclude_passing():
