@@ -102,7 +102,7 @@ def refresh(session_id: int, seat_ids: Iterable[int] = (), *, projector: bool = 
 
 def progress(session_id: int, table_number: int, what: dict[str, Any],
              seat_id: int | None = None) -> None:
-    """A vote or the pact moved on at one table: counts only, for the projector;
+    """A vote or a round of choices moved on at one table: counts only, for the projector;
     ``seat_id``'s phone re-renders.
 
     The other phones at the table are not told, so a ballot costs one frame to the projector

@@ -2,12 +2,14 @@
 
 Protocol (JSON text frames, each with a ``type``):
 
-- Phone (``/ws/play/``, seat token in the HttpOnly cookie): ``pact {coins}``,
-  ``ballot {kind, option}``, ``tie_break {choice}``, ``refresh``; each may carry ``expected``
-  (the ``stage_id`` the phone was showing: an action for a moment that has passed is refused as
-  stale) and ``id`` (echoed in the ``ack`` so a phone can tell a lost frame from a refused one).
-- Teacher (``/ws/lesson/<id>/``, logged-in owner): ``start {fill}``, ``next``, ``undo``,
-  ``pause``, ``resume``, ``remove {seat}``, ``tie_break {table, choice}``, ``refresh``.
+- Phone (``/ws/play/``, seat token in the HttpOnly cookie): ``ballot {decision or kind,
+  option}``, ``refresh`` and the lesson's own (``Lesson.seat_messages``); each may carry
+  ``expected`` (the ``stage_id`` the phone was showing: an action for a moment that has passed
+  is refused as stale) and ``id`` (echoed in the ``ack`` so a phone can tell a lost frame from
+  a refused one).
+- Teacher (``/ws/lesson/<id>/``, logged-in owner): ``start {fill}``, ``next {confirm}``,
+  ``undo``, ``pause``, ``resume``, ``remove {seat}``, ``refresh`` and the lesson's own
+  (``Lesson.teacher_messages``).
 - Server: ``view {phase, html}`` (on connect and after every change: the screen rendered by
   the same templates as the page; with ``settings.LIVE_VIEW_DATA``, as in the tests, also
   ``view``, the data it was rendered from), ``progress`` (projector:
@@ -471,8 +473,8 @@ class TeacherConsumer(LessonConsumer):
 
     async def lesson_progress(self, event: dict[str, Any]) -> None:
         if "voted" not in event:
-            # A pact's progress carries no counts ({"what": "pact"} only): the console's view
-            # has them, so it is rendered again.
+            # A progress without counts (a round of open choices, not a bag): the console's
+            # view has them, so it is rendered again.
             self.request_view()
             return
         await self.send_json({"type": "progress", "text": self.progress_text(event),

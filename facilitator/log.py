@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext
 
 from facilitator import log_rows
 from facilitator.clock import now
@@ -28,7 +28,7 @@ from facilitator.models import (
     TableAction,
     TeacherStep,
 )
-from games.core import Action, Engine, Event, InvalidAction
+from games.core import Action, Engine, Event, InvalidAction, Word
 from games.registry import get_engine
 
 
@@ -46,12 +46,6 @@ def _bag_voters(table: Table, status: str | None = None) -> dict[str, list[str]]
                                             ).values_list("bag__decision", "seat__player_name"):
         voters[decision].append(name)
     return voters
-
-
-def count_decision(round_: int, payload: Action) -> str:
-    """The decision a count settles: its ``decision``, or (a State in Class count, which names
-    its vote by kind) ``"<round>:<kind>"``."""
-    return payload.get("decision") or f"{round_}:{payload['kind']}"
 
 
 def record_actions(table: Table, *, open_bags: bool = True) -> list[Action]:
@@ -97,7 +91,7 @@ def _record(table: Table, *, open_bags: bool) -> list[tuple[Action, dict[str, An
                                                      "seat_id", "on_behalf_id")
     for round_, payload, actor, how, seat_id, whose_id in rows:
         if payload.get("type") == "count":
-            decision = count_decision(round_, payload)
+            decision = lesson.counted_decision(round_, payload)
             if decision in counted:
                 ballots_of(decision, voters.pop(decision, []))
         out.append((payload, _acted(actor, how, seats.get(seat_id), seats.get(whose_id))))
@@ -160,24 +154,10 @@ def save_state(table: Table, state: Any) -> None:
     log_rows.snapshot_save(table_id=table.pk, snapshot=table.snapshot)
 
 
-def _engine_words() -> dict[str, dict[str, str]]:
-    """Engine codes that appear in a reason's values (``{kind}``, ``{phase}``), as words."""
-    return {
-        "kind": {"tax": pgettext("a vote", "tax"), "budget": pgettext("a vote", "budget")},
-        "phase": {"pact": pgettext("a phase", "opening pact"),
-                  "tax_vote": pgettext("a phase", "tax vote"),
-                  "budget_vote": pgettext("a phase", "budget vote"),
-                  "tie_break": pgettext("a phase", "tie-break"),
-                  "end_of_round": pgettext("a phase", "end of round"),
-                  "over": pgettext("a phase", "game over")},
-    }
-
-
 def engine_error(exc: InvalidAction) -> ServiceError:
-    """The engine's English reason (a msgid marked in ``games/``), in the active language."""
-    words = _engine_words()
-    params = {k: words.get(k, {}).get(v, v) if isinstance(v, str) else v
-              for k, v in exc.params.items()}
+    """The engine's English reason (a msgid marked in ``games/``), in the active language;
+    a value the engine gave as a ``Word`` is translated too, any other is shown as given."""
+    params = {k: gettext(v) if isinstance(v, Word) else v for k, v in exc.params.items()}
     return ServiceError("invalid_action", gettext(exc.reason).format(**params))
 
 

@@ -115,21 +115,26 @@ def parse(adapter: TypeAdapter[Any], raw: Any) -> Any:
         raise ServiceError("bad_message", describe(exc)) from None
 
 
-def from_form(post: Any) -> dict[str, Any]:
-    """A form post as a message: numbers become numbers, "pass" becomes null, a ticked
-    ``confirm`` box becomes true."""
+def from_form(post: Any, lesson: Lesson) -> dict[str, Any]:
+    """A form post as a message: the platform's numbers become numbers, an empty ``fill``
+    null, a ticked ``confirm`` box true; then the lesson's own fields
+    (``Lesson.form_message``)."""
     raw: dict[str, Any] = {k: v for k, v in post.items() if k != "csrfmiddlewaretoken"}
     if "confirm" in raw:
         raw["confirm"] = raw["confirm"] in ("1", "true", "on")
-    for key in ("coins", "seat", "table", "option"):
-        # ASCII digits only: "²" is a digit to str.isdigit but not a number to int().
-        if key in raw and re.fullmatch(r"-?[0-9]{1,9}", str(raw[key])):
-            raw[key] = int(raw[key])
-    if raw.get("choice") == "pass":
-        raw["choice"] = None
+    for key in ("seat", "table", "option"):
+        number_field(raw, key)
     if raw.get("fill") == "":
         raw["fill"] = None
-    return raw
+    return lesson.form_message(raw)
+
+
+def number_field(raw: dict[str, Any], key: str) -> None:
+    """A form field that holds a whole number becomes one (anything else stays as typed, for
+    the message's validation to refuse by name)."""
+    # ASCII digits only: "²" is a digit to str.isdigit but not a number to int().
+    if key in raw and re.fullmatch(r"-?[0-9]{1,9}", str(raw[key])):
+        raw[key] = int(raw[key])
 
 
 def _check_expected(session: ClassSession, expected: str | None) -> None:

@@ -231,7 +231,7 @@ class TableAction(models.Model):
     actor = models.CharField(max_length=10, choices=Actor.choices)
     seat = models.ForeignKey(Seat, on_delete=models.SET_NULL, null=True, blank=True,
                              related_name="+")
-    # Whose decision it was (the captain or minister a stand-in or a timer acted for; the
+    # Whose decision it was (the captain a stand-in or a timer acted for; the
     # acting seat itself when it chose), and how it was taken ("" in rows written before
     # the record said how: read as the actor's plain way, ``log.acted``).
     on_behalf = models.ForeignKey(Seat, on_delete=models.SET_NULL, null=True, blank=True,
@@ -257,7 +257,7 @@ class TableAction(models.Model):
 
 
 class Bag(models.Model):
-    """The ballot box of one secret decision at one table (e.g. round 3's tax vote).
+    """The ballot box of one secret decision at one table (e.g. round 3's second vote).
 
     ``key_ref`` is random (a new one each time the bag is reopened) and names its key in the key
     store (``facilitator.ballot_keys``); ``store`` is the store that holds the key and
@@ -336,8 +336,8 @@ class SealedBallot(models.Model):
 class LedgerEntry(models.Model):
     """One coin transfer reported by the engine: double entry (from one account to another).
 
-    Accounts: ``bank``, ``player:<name>``, ``table`` (the tax pot), ``fund:<service>``,
-    ``pact``. Rows are never changed; undo removes the undone action with its rows.
+    Accounts are the engine's (each engine's page lists them; ``player:<name>`` is a
+    player's). Rows are never changed; undo removes the undone action with its rows.
     """
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="ledger")

@@ -1,9 +1,9 @@
 """The phones' screens of one process, rendered together.
 
-A count or a new stage asks for the screens of every phone at a table (Austerity: the
-table's eight phones after each budget item) at the same moment. Rendered one by one, each
-screen read the same table again: its seats, presence, open bag, game state and, for
-Austerity, the year's bags and counts (half of an Austerity ballot's CPU,
+A count or a new stage asks for the screens of every phone at a table (eight phones after
+each count of a table of eight) at the same moment. Rendered one by one, each screen read
+the same table again: its seats, presence, open bag, game state and the bags and counts a
+module's screens show (half of a ballot's CPU at a table that counts after every ballot,
 docs/performance.md). Here the screens asked for while the render thread is busy, or within
 the same few turns of the event loop, are rendered in one job, inside one
 ``kept_reads.screen_reads()``: what a screen reads of a table is read once for them all.

@@ -158,7 +158,7 @@ def play_act(request: HttpRequest) -> HttpResponse:
         try:
             lesson = seat.session.lesson
             message = messages.parse(messages.seat_messages(lesson),
-                                     messages.from_form(request.POST))
+                                     messages.from_form(request.POST, lesson))
             messages.seat_act(seat.pk, lesson, message, token_hash=seat.token_hash)
         except ServiceError as exc:
             return play(request, error=exc)
@@ -246,7 +246,7 @@ def console_act(request: HttpRequest, session_id: int) -> HttpResponse:
     with translation.override(session.language):
         try:
             message = messages.parse(messages.teacher_messages(session.lesson),
-                                     messages.from_form(request.POST))
+                                     messages.from_form(request.POST, session.lesson))
             messages.teacher_act(session, message)
         except ServiceError as exc:
             view = selectors.projector_view(selectors.session_for_teacher(request.user,

@@ -61,6 +61,14 @@ Event = dict[str, Any]
 PUBLIC = "public"
 
 
+class Word(str):
+    """A value in an ``InvalidAction``'s params that is a text marked for translation
+    (``Word(_("tax vote"))``): shown in the reader's language, where a plain string (a
+    player's name, a value someone typed) is shown as it is."""
+
+    __slots__ = ()
+
+
 class InvalidAction(Exception):
     """An action the rules do not allow. ``reason`` is a readable English sentence."""
 

@@ -41,7 +41,7 @@ from facilitator.log import (
     record_actions,
     replay_table,
 )
-from facilitator.messages import Message, Option
+from facilitator.messages import Message, Option, number_field
 from facilitator.notices import reopened_notice
 from facilitator.selectors import projector_view, session_for_teacher
 from facilitator.services import seat_turn, table_settle, vote_close, vote_open
@@ -68,6 +68,7 @@ __all__ = [
     "load_state",
     "locked_session",
     "now",
+    "number_field",
     "online",
     "parties",
     "projector_view",

@@ -164,7 +164,7 @@ class Lesson:
         return None
 
     def ballot_decision(self, session: ClassSession, kind: str) -> str:
-        """A phone may name a ballot by its short kind (e.g. "tax"): the decision id it means
+        """A phone may name a ballot by its short kind (a word of its own): the decision id it means
         now, or ``ServiceError`` ("bad_kind", "vote_closed")."""
         raise ServiceError("bad_kind", _("Unknown vote."))
 
@@ -180,6 +180,17 @@ class Lesson:
         empty list: the count changes nothing in the game); ``result`` is
         ``{"tally": ...}`` or ``{"outcome": ...}``."""
         return {"type": "count", "decision": decision, **result}
+
+    def form_message(self, raw: dict[str, Any]) -> dict[str, Any]:
+        """A plain form post of this lesson's own messages, as the message its websocket
+        would carry (``messages.from_form`` has converted the platform's fields)."""
+        return raw
+
+    def counted_decision(self, round_: int, action: dict[str, Any]) -> str | None:
+        """The decision a logged ``count`` action settled (the inverse of ``count_action``),
+        so the record can put that bag's ballots back just before it; None if it names
+        none."""
+        return action.get("decision")
 
     def on_count(self, table: Table, state: Any, decision: str, result: dict[str, Any],
                  step: TeacherStep | None) -> Any:

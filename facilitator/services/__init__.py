@@ -8,8 +8,8 @@ lock (PostgreSQL) or SQLite's immediate transactions; teacher actions lock the s
 One module per concern: ``sessions`` (create, pause, archive), ``joining`` (the lobby and
 seats), ``starting`` (seating the class), ``steps`` (the teacher's next and undo),
 ``ballots`` (secret ballots), ``settle`` (bots and full bags after every change), ``turns``
-(a student's action), ``timer``. A lesson module's own services (State in Class's pact and
-tie-breaks) live in its folder and build on these.
+(a student's action), ``timer``. A lesson module's own services (its own kinds of action) live
+in its folder and build on these.
 """
 
 from facilitator.errors import ServiceError

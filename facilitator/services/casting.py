@@ -28,7 +28,7 @@ def ballot_cast(*, seat_id: int, option: Any, kind: Any = None, decision: Any = 
     """Put a token in the bag: the seat's receipt and its option, sealed. Nothing else moves.
 
     The ballot names its ``decision`` (the bag's id), or the module's short ``kind`` for it
-    (State in Class: "tax", "budget"). ``option`` is the option's index among the bag's
+    (``Lesson.ballot_decision``). ``option`` is the option's index among the bag's
     options (what phones send: a frame of the same length for every option) or its name.
     Returns the bag's progress (``{"voted": n, "of": m}``) while it is still open, ``None``
     once this ballot filled it and it was counted. The voter's phone is not re-rendered for

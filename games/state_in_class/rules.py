@@ -44,6 +44,7 @@ from games.core import (
     Event,
     InvalidAction,
     InvalidConfig,
+    Word,
     check_config,
     player_names,
     plurality,
@@ -407,8 +408,19 @@ def _check_kind(state: GameState, kind: Any) -> str:
     open_kind = _vote_kind(state)
     if open_kind != kind:
         # One whole sentence per case, so each can be translated (no English fragments).
-        raise InvalidAction(_NOT_OPEN[(kind, open_kind)], phase=state.phase)
+        raise InvalidAction(_NOT_OPEN[(kind, open_kind)], phase=_phase_word(state))
     return kind
+
+
+# The codes a reason names ({kind}, {phase}), as words a student reads.
+KIND_WORDS = {"tax": Word(_("tax")), "budget": Word(_("budget"))}
+PHASE_WORDS = {PACT: Word(_("opening pact")), TAX_VOTE: Word(_("tax vote")),
+               BUDGET_VOTE: Word(_("budget vote")), TIE_BREAK: Word(_("tie-break")),
+               "end_of_round": Word(_("end of round")), OVER: Word(_("game over"))}
+
+
+def _phase_word(state: GameState) -> str:
+    return PHASE_WORDS.get(state.phase, state.phase)
 
 
 _NOT_OPEN = {
@@ -430,7 +442,7 @@ def check_decision(state: GameState, decision: Any) -> str:
     open_id = vote_id(state)
     if open_id is None:
         raise InvalidAction(_("There is no open vote {decision!r}: this is the {phase} phase."),
-                            decision=decision, phase=state.phase)
+                            decision=decision, phase=_phase_word(state))
     if decision != open_id:
         raise InvalidAction(_("There is no open vote {decision!r}: the open vote is {open!r}."),
                             decision=decision, open=open_id)
@@ -452,7 +464,7 @@ def _check_ballot(state: GameState, action: Action) -> None:
     kind = _check_vote(state, action)
     if p.name in state.receipts:
         raise InvalidAction(_("{name} has already voted in this {kind} vote."), name=p.name,
-                            kind=kind)
+                            kind=KIND_WORDS[kind])
 
 
 def _ballot(state: GameState, action: Action, events: list[Event]) -> None:
@@ -477,7 +489,7 @@ def check_tally(state: GameState, kind: str, tally: Any) -> dict[str, int]:
     for option, votes in tally.items():
         if option not in options:
             raise InvalidAction(_("{option!r} is not an option of the {kind} vote."),
-                                option=option, kind=kind)
+                                option=option, kind=KIND_WORDS[kind])
         if not _is_count(votes) or votes < 0:
             raise InvalidAction(_("The votes for {option} must be a whole number of 0 or more."),
                                 option=option)
@@ -507,7 +519,7 @@ def _check_outcome(state: GameState, kind: str, outcome: Any) -> list[list[str]]
     for option in listed:
         if option not in options:
             raise InvalidAction(_("{option!r} is not an option of the {kind} vote."),
-                                option=option, kind=kind)
+                                option=option, kind=KIND_WORDS[kind])
     # The fewest ballots that give this ranking: one more vote per group above the last.
     fewest = sum(len(g) * (len(outcome) - i) for i, g in enumerate(outcome))
     cast = len(state.receipts)
@@ -624,7 +636,8 @@ def _check_tie_break(state: GameState, action: Action) -> None:
     if state.phase != TIE_BREAK or tie is None:
         raise InvalidAction(_("There is no tie to break."))
     if "kind" in action and action["kind"] != tie.kind:
-        raise InvalidAction(_("The tie to break is in the {kind} vote."), kind=tie.kind)
+        raise InvalidAction(_("The tie to break is in the {kind} vote."),
+                            kind=KIND_WORDS.get(tie.kind, tie.kind))
     if p.name != tie.deciders[0]:
         raise InvalidAction(_("It is {decider}'s turn to break the tie, not {name}'s."),
                             decider=tie.deciders[0], name=p.name)

@@ -29,7 +29,12 @@ def run(*, games: int, seed: int, policies: Sequence[str], targets: bool, player
         pact: int | None, dilemma: bool, roles: bool) -> dict[str, Any]:
     """Every chosen policy's statistics, and what the switches ask for besides.
 
-    Raises ``ValueError`` for a table size or pact the game does not have."""
+    Raises ``ValueError``, naming the option, for a table size or pact the game does not
+    have."""
+    if players not in data.SETUPS:
+        raise ValueError(f"--players must be 6, 7 or 8 (got {players}).")
+    if pact is not None and not 0 <= pact <= data.MAX_PACT:
+        raise ValueError(f"--pact must be between 0 and {data.MAX_PACT} coins (got {pact}).")
     rows = {p: simulate(p, games=games, players=players, seed=seed, pact=pact)
             for p in policies}
     dilemmas = ({p: pact_dilemma(p, games=games, players=players, seed=seed) for p in policies}

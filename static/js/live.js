@@ -3,7 +3,7 @@
 //  - keeps one websocket open (reconnecting after sleep or a wifi drop),
 //  - swaps in the HTML the server pushes,
 //  - sends the forms' actions over the socket (plain form posts still work without it),
-//  - on the console: keyboard shortcuts and the debate timer.
+//  - on the console: keyboard shortcuts; on every page: the stage's countdown.
 const live = document.getElementById("live");
 const banner = document.getElementById("connection");
 let socket = null;
@@ -93,8 +93,8 @@ function receive(message) {
   } else if (message.type === "error") {
     const mine = pending && pending.id === message.id;
     // A resent action that had in fact arrived is refused as a duplicate: nothing to report.
-    // A resent ballot, pact or tie-break that the server already has is not shown as an
-    // error after a reconnect.
+    // A resent ballot or choice that the server already has is not shown as an error after
+    // a reconnect.
     const quiet = mine && pending.resent && REPEATED.includes(message.code);
     // The server asks before a count with tokens missing: the same button again confirms.
     if (mine && message.code === "confirm_count") {
@@ -184,7 +184,7 @@ function resendIfLost(phase) {
 }
 
 // The console's own choice of the table in focus lives in localStorage, which outlives the tab.
-// The debate timer and the Midlife cards read so far are the server's, not the page's.
+// A stage's timer and what a table has read so far are the server's, not the page's.
 const store = window.localStorage;
 
 // ---- console only: focus on one table of several (kept across updates and reloads) ----
@@ -461,13 +461,22 @@ function formMessage(form, submitter) {
   const data = new FormData(form);
   if (submitter && submitter.name) data.set(submitter.name, submitter.value);
   const message = {};
+  // The platform's number fields, and a module's own: a control marked data-number holds a
+  // whole number; a chosen control marked data-null means "none" (the message's null).
+  const numbers = new Set(["seat", "table", "option"]);
+  const nulls = new Set();
+  for (const control of form.querySelectorAll("[name][data-number]")) numbers.add(control.name);
+  for (const control of [...form.querySelectorAll("[name][data-null]"), submitter]) {
+    if (!control || !("null" in control.dataset)) continue;
+    if (control === submitter || control.checked) nulls.add(`${control.name}=${control.value}`);
+  }
   for (const [key, value] of data.entries()) {
     if (key === "csrfmiddlewaretoken") continue;
-    if (["coins", "seat", "table", "option"].includes(key) && /^-?\d+$/.test(value)) {
+    if (numbers.has(key) && /^-?\d+$/.test(value)) {
       message[key] = Number(value);
     } else if (key === "confirm") {
       message[key] = value === "1";
-    } else if (key === "choice" && value === "pass") {
+    } else if (nulls.has(`${key}=${value}`)) {
       message[key] = null;
     } else if (key === "fill" && value === "") {
       message[key] = null;
@@ -595,7 +604,7 @@ document.addEventListener("keydown", (event) => {
   if (button && !button.disabled) { event.preventDefault(); button.click(); }
 });
 
-// ---- the debate countdown: the server keeps the timer (the console and every phone show the
+// ---- the stage's countdown: the server keeps the timer (the console and every phone show the
 // same one); a screen counts down from the seconds left when it was rendered. Pausing and
 // adding 30 s are the console's form buttons (sent like every other teacher action).
 let tick = null;

@@ -9,8 +9,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = ROOT / "facilitator" / "lessons"
-# What a platform module may import from games/: the protocol and the registry.
-SHARED = {"games", "games.core", "games.i18n", "games.registry"}
+# What a platform module may import from games/: the protocol, the registry and the shape of
+# a simulator's options.
+SHARED = {"games", "games.core", "games.i18n", "games.registry", "games.simulation"}
 MODULES = sorted(p.name for p in LESSONS.iterdir() if (p / "__init__.py").exists())
 
 

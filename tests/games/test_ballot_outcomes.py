@@ -175,13 +175,13 @@ def test_a_ballot_or_count_naming_another_decision_is_rejected(decision, reason)
 
 def test_no_decision_id_is_open_during_the_pact_or_a_tie_break():
     state = rules.new_game({"players": bot_names(6)}, 1)
-    with pytest.raises(InvalidAction, match="no open vote '1:tax': this is the pact phase"):
+    with pytest.raises(InvalidAction, match="no open vote '1:tax': this is the opening pact phase"):
         rules.step(state, {"type": "ballot", "decision": "1:tax", "player": "Bot 1"})
     state = started()
     ballots(state, "tax", ["Ana", "Ben"])
     count_by_tally(state, {"A": 1, "B": 1})
     assert state.phase == TIE_BREAK
-    with pytest.raises(InvalidAction, match="this is the tie_break phase"):
+    with pytest.raises(InvalidAction, match="this is the tie-break phase"):
         rules.step(state, {"type": "count", "decision": "1:tax", "outcome": []})
 
 

@@ -349,6 +349,8 @@ def test_a_form_field_of_unicode_digits_is_not_a_number():
     """ "²" is a digit to str.isdigit, not a number to int(): it stays text, and the message
     is refused as a bad message instead of ending in a traceback."""
     from facilitator import messages
+    from facilitator.lessons.state_in_class.lesson import LESSON
 
-    assert messages.from_form({"type": "remove", "seat": "²"})["seat"] == "²"
-    assert messages.from_form({"type": "pact", "coins": "3"})["coins"] == 3
+    assert messages.from_form({"type": "remove", "seat": "²"}, LESSON)["seat"] == "²"
+    assert messages.from_form({"type": "pact", "coins": "²"}, LESSON)["coins"] == "²"
+    assert messages.from_form({"type": "pact", "coins": "3"}, LESSON)["coins"] == 3

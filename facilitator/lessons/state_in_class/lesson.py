@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from facilitator.errors import ServiceError
-from facilitator.kit import Ballot, Lesson, StepPlan
+from facilitator.kit import Ballot, Lesson, StepPlan, number_field
 from facilitator.kit.seating import SeatingPlan
 from facilitator.lessons.state_in_class import (
     bots,
@@ -106,6 +106,17 @@ class StateInClassLesson(Lesson):
 
     def count_action(self, decision: str, result: dict[str, Any]) -> dict[str, Any]:
         return {"type": "count", "kind": decision.split(":", 1)[1], **result}
+
+    def form_message(self, raw: dict[str, Any]) -> dict[str, Any]:
+        # A pact's coins are a number; a tie-break's "pass" (my vote was not one of these)
+        # is the message's null choice.
+        number_field(raw, "coins")
+        if raw.get("choice") == "pass":
+            raw["choice"] = None
+        return raw
+
+    def counted_decision(self, round_: int, action: dict[str, Any]) -> str | None:
+        return action.get("decision") or f"{round_}:{action['kind']}"
 
     def bot_action(self, table: Table, session: ClassSession, state: Any,
                    seat: Seat) -> dict[str, Any] | None:

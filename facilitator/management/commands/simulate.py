@@ -10,10 +10,10 @@ arguments and prints what the game reports (docs/modules.md, "Simulating a game"
 Examples::
 
     python manage.py simulate --games 2000 --players 8 --seed 1 --targets --roles
-    python manage.py simulate --policy always-C --pact-dilemma
-    python manage.py simulate --game austerity --games 500 --seed 1 --targets
-    python manage.py simulate --game austerity --levels ours --min-years 3 --policy sensible
-    python manage.py simulate --game crisis --policy sensible --json
+    python manage.py simulate --game <id> --games 500 --seed 1 --targets
+    python manage.py simulate --game <id> --policy <policy> --json
+
+Each game's page in docs/engines/ (and docs/balance.md) gives the runs behind its figures.
 """
 
 from __future__ import annotations

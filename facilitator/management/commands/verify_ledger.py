@@ -1,8 +1,9 @@
 """``manage.py verify_ledger``: prove every table's ledger equals its engine state.
 
 For each table: the cached snapshot equals a full replay of the log, every account's ledger
-balance equals the engine's (players, table pot, funds, pact, bank), and the ledger sums to
-zero (no coin created or lost). Exits non-zero, listing the problems, if any table fails.
+balance equals the engine's (``balances``: every account the engine keeps), and the ledger
+sums to zero (no coin or credit created or lost). Exits non-zero, listing the problems, if
+any table fails.
 """
 
 from __future__ import annotations
