@@ -67,10 +67,11 @@ class Choice:
     params: Mapping[str, Any]
     played: str
     alternatives: tuple[Alternative, ...]
+    played_params: Mapping[str, Any] = field(default_factory=dict)  # what was played, named
 
     def to_dict(self) -> dict[str, Any]:
         return {"index": self.index, "label": self.label, "params": dict(self.params),
-                "played": self.played,
+                "played": self.played, "played_params": dict(self.played_params),
                 "alternatives": [{"key": a.key, "label": a.label, "params": dict(a.params)}
                                  for a in self.alternatives]}
 
@@ -231,10 +232,11 @@ def _line(table: Table, start: int, end: int, replacement: Sequence[Action], *,
     def bot(decision: Decision) -> None:
         nonlocal state
         for act in module.bot(state, decision, rng):
+            at = module.step(state)  # the round or year the bot decided in
             state, _e = engine.replay_actions(state, [act])
             rec.see(state)
             taken.append({"index": None, "how": BOT, "decision": decision.id,
-                          "type": act.get("type")})
+                          "type": act.get("type"), "step": at})
 
     j = end
     steps = 0

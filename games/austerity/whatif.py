@@ -50,8 +50,10 @@ def choices(engine: Engine, state: GameState, actions: Sequence[Action], index: 
                  for o in decision.options if o != played)
     if not alts:
         return []
-    return [Choice(index, index, index + 1, CHANGEABLE[kind], {"year": state.year}, played,
-                   alts)]
+    params: dict[str, Any] = {"year": state.year, "kind": kind}
+    if kind == "event":  # the event card whose options these are
+        params["event"] = data.pair_key(state.pair)
+    return [Choice(index, index, index + 1, CHANGEABLE[kind], params, played, alts)]
 
 
 def bot(state: GameState, decision: Decision, rng: random.Random) -> list[Action]:

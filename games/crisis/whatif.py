@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.core import Action, Decision, Engine
-from games.crisis import bots, views
+from games.crisis import bots, cards, views
 from games.crisis.state import EXPORTS, GameState
 from games.i18n import _
 from games.whatif import Alternative, Choice
@@ -39,6 +39,21 @@ def _key(move: Action) -> str:
     return "pass"
 
 
+def _named(state: GameState, move: Action) -> dict[str, Any]:
+    """What a move is, for the lesson side to name it: its key, its kind, the amount, and
+    the resource (an export's, from the contract it is made on)."""
+    out: dict[str, Any] = {"move": _key(move), "kind": move["type"]}
+    if move["type"] == "export":
+        slot = move["contract"]
+        contracts = views.current_contracts(state)
+        contract = contracts[slot] if isinstance(slot, int) and slot < len(contracts) else None
+        out.update(contract=slot, amount=move["amount"],
+                   resource=cards.contract_parts(contract)[0] if contract else None)
+    elif move["type"] == "black_market":
+        out.update(amount=move["amount"], resource=move["resource"])
+    return out
+
+
 def choices(engine: Engine, state: GameState, actions: Sequence[Action], index: int
             ) -> list[Choice]:
     action = actions[index]
@@ -48,10 +63,11 @@ def choices(engine: Engine, state: GameState, actions: Sequence[Action], index: 
     if action.get("player") != name:
         return []
     played = _key(action)
-    alts = tuple(Alternative(_key(m), _("the move {move}"), {"move": _key(m)}, (m,))
+    alts = tuple(Alternative(_key(m), _("the move {move}"), _named(state, m), (m,))
                  for m in views.export_moves(state, state.player(name)) if _key(m) != played)
     return [Choice(index, index, index + 1, _("{team}'s export turn in round {round}"),
-                   {"team": name, "round": state.round}, played, alts)]
+                   {"team": name, "round": state.round}, played, alts,
+                   _named(state, action))]
 
 
 def bot(state: GameState, decision: Decision, rng: random.Random) -> list[Action]:

@@ -98,3 +98,37 @@ def test_poleconomy_reversing_the_index_in_round_1_changes_final_wealth():
                                                         "Bot 3": 243, "Bot 4": 264}
     assert result["what_if"]["measure"]["wealth"]["Bot 2"] != 197
     assert all(t["how"] == "bot" for t in result["bot"])
+
+
+def poleconomy_raise_record():
+    """Four builder bots whose Prime Minister asks Parliament for a $3 raise every round."""
+    _state, actions = pole_sim.play([pole_bots.get_policy("builder", pm_raise=3)] * 4, 1)
+    return {"game": "poleconomy", "seed": 1, "config": {"players": pole_sim.bot_names(4)},
+            "actions": actions}
+
+
+def test_poleconomy_a_refused_raise_in_round_6_costs_the_prime_minister_exactly_the_raise():
+    record = poleconomy_raise_record()
+    choice = _choice(record, "Consent", kind="salaries", round=6)
+    assert choice.played == "carried"
+    # The PM (Bot 3) asked for $28 instead of $25; the alternative is the count's public
+    # outcome the other way, never a ballot.
+    pm_orders = next(a for a in record["actions"][:choice.index]
+                     if a["type"] == "orders" and a["player"] == "Bot 3"
+                     and a["orders"].get("pm", {}).get("salaries") == {"pm": 28})
+    assert pm_orders
+    alt = next(a for a in choice.alternatives)
+    assert (alt.key, alt.actions) == ("not-carried", (
+        {"type": "count", "decision": "r6.consent.salaries", "outcome": "not-carried"},))
+    result = whatif.what_if(record, choice.index, "not-carried")
+    real, changed = result["as_played"], result["what_if"]
+    assert real["series"][:6] == changed["series"][:6]  # nothing differs before the salary
+    for before, after in zip(real["series"][6:], changed["series"][6:], strict=True):
+        assert after == {**before, "wealth:Bot 3": before["wealth:Bot 3"] - 3}
+    assert changed["measure"]["wealth"] == {"Bot 1": 109, "Bot 2": 69, "Bot 3": 146,
+                                            "Bot 4": 247}
+    assert result["differences"] == [{
+        "msgid": "{player} would have ended with ${alt} instead of ${real}.",
+        "params": {"player": "Bot 3", "alt": 146, "real": 149}}]
+    assert result["bot"] == []  # every later order of the class was still legal
+    assert all(t["how"] in ("kept", "changed") for t in changed["taken"])
