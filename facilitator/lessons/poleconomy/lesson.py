@@ -3,8 +3,8 @@ a team of 2 to 4 with a rotating captain) sends sealed orders from their phone e
 and Parliament consents in a secret ballot weighted by electoral votes.
 
 Offered on the new-lesson page (``playable = True``): a whole Spanish lesson with a mixed table
-is played through the pages in ``tests/facilitator/test_poleconomy_lesson_class_e2e.py``; the
-rest of ``tests/facilitator/test_poleconomy_lesson*.py`` tests its parts. Design:
+is played through the pages in ``tests/lessons/poleconomy/test_poleconomy_lesson_class_e2e.py``;
+the rest of ``tests/lessons/poleconomy/`` tests its parts. Design:
 ``docs/modules.md``, Poleconomy.
 """
 

@@ -16,7 +16,7 @@ from facilitator.kit.reports import DEFAULT_PAPER
 from facilitator.lessons.poleconomy import reports, script
 from facilitator.lessons.poleconomy import services as pol
 from facilitator.models import Bag
-from tests.facilitator.test_poleconomy_lesson_screens import Lesson
+from tests.lessons.poleconomy.test_poleconomy_lesson_screens import Lesson
 
 pytestmark = pytest.mark.django_db
 

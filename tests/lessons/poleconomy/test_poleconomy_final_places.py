@@ -9,7 +9,7 @@ import pytest
 
 from facilitator.lessons.poleconomy import presenters, script
 from games.core import PUBLIC
-from tests.facilitator.test_poleconomy_lesson_screens import Lesson
+from tests.lessons.poleconomy.test_poleconomy_lesson_screens import Lesson
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ import pytest
 
 from facilitator.lessons.poleconomy import options, script
 from games.poleconomy.views import election_result
-from tests.facilitator.test_poleconomy_lesson_screens import Lesson
+from tests.lessons.poleconomy.test_poleconomy_lesson_screens import Lesson
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ import pytest
 
 from facilitator.lessons.poleconomy import options, script
 from facilitator.lessons.poleconomy.models import PoliticsRequest
-from tests.facilitator.test_poleconomy_lesson_screens import Lesson
+from tests.lessons.poleconomy.test_poleconomy_lesson_screens import Lesson
 
 pytestmark = pytest.mark.django_db
 

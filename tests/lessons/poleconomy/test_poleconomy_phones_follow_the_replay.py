@@ -15,7 +15,7 @@ from facilitator.lessons.poleconomy.models import RoundBoard
 from facilitator.log import record_actions
 from games.poleconomy import views as engine_views
 from games.poleconomy.elections import majority_bloc
-from tests.facilitator.test_poleconomy_lesson_screens import Lesson
+from tests.lessons.poleconomy.test_poleconomy_lesson_screens import Lesson
 
 pytestmark = pytest.mark.django_db
 

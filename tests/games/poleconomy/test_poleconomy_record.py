@@ -184,7 +184,7 @@ print(json.dumps(out))
 
 
 def test_the_same_game_comes_out_byte_for_byte_the_same_in_another_process():
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     runs = [subprocess.run([sys.executable, "-c", PLAY], cwd=root, capture_output=True,
                            text=True, check=True,
                            env={**os.environ, "PYTHONHASHSEED": h}).stdout for h in "12"]

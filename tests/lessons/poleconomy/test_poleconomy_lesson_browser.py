@@ -25,7 +25,7 @@ from tests.e2e.live import PHONE
 from tests.facilitator.lesson import deterministic, fresh, join
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "poleconomy"
+SHOTS = Path(__file__).resolve().parents[3] / "artifacts" / "poleconomy"
 SIZES = {"1920": (1920, 1080), "1280": (1280, 720)}
 PASSWORD = "pol-browser-2026"
 

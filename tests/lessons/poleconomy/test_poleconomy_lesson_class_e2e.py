@@ -34,7 +34,7 @@ from tests.i18n.conftest import compile_catalogue
 from tests.i18n.text import english_left, page_text
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "pol-e2e"
+SHOTS = Path(__file__).resolve().parents[3] / "artifacts" / "pol-e2e"
 SIZES = {"1920": (1920, 1080), "1280": (1280, 720)}
 PASSWORD = "pol-clase-2026"
 NICKNAMES = ["Lucía", "Mateo", "Sofía", "Hugo"]

@@ -6,7 +6,7 @@ import pytest
 
 from games.poleconomy import data
 from games.poleconomy.views import balances
-from tests.games.poleconomy_support import play, staged
+from tests.games.poleconomy.poleconomy_support import play, staged
 
 
 def of(events, kind):

@@ -26,7 +26,7 @@ from tests.facilitator.lesson import deterministic, fresh, join
 from tests.i18n.conftest import compile_catalogue
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "poleconomy-fit"
+SHOTS = Path(__file__).resolve().parents[3] / "artifacts" / "poleconomy-fit"
 SIZES = {"1920": (1920, 1080), "1280": (1280, 720)}
 PASSWORD = "pol-fit-2026"
 WORDS = {"en": ("1st", "Final scores"), "es": ("1.º", "Puntuaciones finales")}

@@ -7,7 +7,7 @@ from pathlib import Path
 from games import registry
 from games.poleconomy import summary
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "engines" / "poleconomy.md"
+DOC = Path(__file__).resolve().parents[3] / "docs" / "engines" / "poleconomy.md"
 
 
 def worked_record():

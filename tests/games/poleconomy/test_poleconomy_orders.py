@@ -6,7 +6,7 @@ from games.core import InvalidAction
 from games.poleconomy import data
 from games.poleconomy.rules import apply, step
 from games.poleconomy.state import to_dict
-from tests.games.poleconomy_support import play, staged
+from tests.games.poleconomy.poleconomy_support import play, staged
 
 OPPORTUNITY = next(s for s, sq in data.SQUARES.items() if sq.opportunity)
 
