@@ -16,7 +16,7 @@ from games.core import InvalidAction
 from games.crisis import apply, cards, preview_production, summary
 from games.crisis.production import auto_plan, seated_plan
 from games.registry import replay
-from tests.games.test_crisis_helpers import act, events_of, staged
+from tests.games.crisis.crisis_support import act, events_of, staged
 
 RECORDS = Path(__file__).with_name("crisis_records_before_slots.json")
 

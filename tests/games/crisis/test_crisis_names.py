@@ -10,7 +10,7 @@ import pytest
 
 from games.core import InvalidAction
 from games.crisis import cards, data, names, preview_production
-from tests.games.test_crisis_helpers import staged
+from tests.games.crisis.crisis_support import staged
 from tests.i18n.po import read
 
 PO = Path(__file__).resolve().parents[3] / "locale" / "es" / "LC_MESSAGES" / "django.po"

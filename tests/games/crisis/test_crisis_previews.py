@@ -12,7 +12,7 @@ import pytest
 from games.core import InvalidAction
 from games.crisis import bots, names, new_game, previews, rules, summary, to_dict, views
 from games.crisis.state import OVER
-from tests.games.test_crisis_helpers import act, config, events_of, staged
+from tests.games.crisis.crisis_support import act, config, events_of, staged
 from tests.i18n.po import read
 
 PO = Path(__file__).resolve().parents[3] / "locale" / "es" / "LC_MESSAGES" / "django.po"

@@ -8,7 +8,7 @@ import pytest
 from games.core import InvalidAction, InvalidConfig
 from games.crisis import apply, decisions, is_over, preview_production, scores, summary
 from games.crisis.state import OVER
-from tests.games.test_crisis_helpers import act, staged
+from tests.games.crisis.crisis_support import act, staged
 
 # --------------------------------------------------------------------------- over
 

@@ -14,7 +14,7 @@ from facilitator.models import Seat
 from facilitator.screens import projector_context
 from games import crisis as engine
 from tests.facilitator.lesson import fresh, join, make_teacher
-from tests.facilitator.test_crisis_lesson import (
+from tests.lessons.crisis.test_crisis_lesson import (
     advance,
     playable,  # noqa: F401 (autouse)
     started,

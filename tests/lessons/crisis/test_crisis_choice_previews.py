@@ -11,7 +11,7 @@ import pytest
 from facilitator.lessons.crisis import costs
 from facilitator.log import save_state
 from games.crisis import cards, names, ops, previews
-from tests.facilitator.test_crisis_lesson import (
+from tests.lessons.crisis.test_crisis_lesson import (
     advance,
     captain,
     human_table,
@@ -20,7 +20,7 @@ from tests.facilitator.test_crisis_lesson import (
     state_of,
     waiting,
 )
-from tests.facilitator.test_crisis_lesson_screens import phone_html
+from tests.lessons.crisis.test_crisis_lesson_screens import phone_html
 
 pytestmark = pytest.mark.django_db
 

@@ -14,14 +14,14 @@ import pytest
 from facilitator.lessons.crisis import debrief
 from facilitator.models import ClassSession, Seat
 from games import crisis as engine
-from tests.facilitator.test_crisis_lesson import (
+from tests.lessons.crisis.test_crisis_lesson import (
     human_table,
     playable,  # noqa: F401 (autouse)
     started,
     state_of,
     to_stage,
 )
-from tests.facilitator.test_crisis_lesson_debrief import finished
+from tests.lessons.crisis.test_crisis_lesson_debrief import finished
 
 pytestmark = pytest.mark.django_db
 

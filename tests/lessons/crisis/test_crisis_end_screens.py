@@ -17,7 +17,7 @@ from facilitator import selectors
 from facilitator.lessons.crisis import presenters, script
 from facilitator.log import save_state
 from facilitator.screens import projector_context
-from tests.facilitator.test_crisis_lesson import (
+from tests.lessons.crisis.test_crisis_lesson import (
     advance,
     human_table,
     playable,  # noqa: F401 (autouse)

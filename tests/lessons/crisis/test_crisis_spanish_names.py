@@ -12,7 +12,7 @@ from django.utils import translation
 from facilitator.lessons.crisis import costs, debrief
 from facilitator.log import save_state
 from games.crisis import previews
-from tests.facilitator.test_crisis_lesson import (
+from tests.lessons.crisis.test_crisis_lesson import (
     advance,
     captain,
     human_table,
@@ -22,7 +22,7 @@ from tests.facilitator.test_crisis_lesson import (
     to_stage,
     waiting,
 )
-from tests.facilitator.test_crisis_lesson_screens import phone_html
+from tests.lessons.crisis.test_crisis_lesson_screens import phone_html
 
 pytestmark = pytest.mark.django_db
 

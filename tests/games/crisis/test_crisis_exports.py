@@ -1,11 +1,11 @@
 """4.14 Exports: the rulebook's example, contracts, the black market and the rotation."""
 
 import pytest
-from test_crisis_helpers import act, staged
 
 from games.core import InvalidAction
 from games.crisis import decisions
 from games.crisis.state import EXPORTS
+from tests.games.crisis.crisis_support import act, staged
 
 MARKET = ["food-4", "chemicals-3", "minerals-6", "food-6", None, None, None, None,
           "food-8", None, None, None]

@@ -5,9 +5,8 @@ loans paid back when the money is spare."""
 import random
 from collections import Counter
 
-from test_crisis_helpers import staged
-
 from games.crisis import bots, decisions
+from tests.games.crisis.crisis_support import staged
 
 BOARD = {"companies": ["FOOD INDUSTRY 02", "FREIGHTERS 01", "RESORT 05", "PORT 01",
                        "HEAVY INDUSTRY 08", "FARM 12"]}

@@ -21,7 +21,7 @@ from facilitator.lessons.crisis.models import HeldMove
 from facilitator.screens import phone_context, projector_context
 from games import crisis as engine
 from games.crisis import data
-from tests.facilitator.test_crisis_lesson import (
+from tests.lessons.crisis.test_crisis_lesson import (
     advance,
     captain,
     human_table,

@@ -7,7 +7,7 @@ from pathlib import Path
 from games.crisis import summary
 from games.registry import replay
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "engines" / "crisis.md"
+DOC = Path(__file__).resolve().parents[3] / "docs" / "engines" / "crisis.md"
 
 
 def documented_record():

@@ -1,11 +1,11 @@
 """Planning (3.) and every Operations location (4.1–4.12), with their Penalty tiles."""
 
 import pytest
-from test_crisis_helpers import act, events_of, staged
 
 from games.core import InvalidAction
 from games.crisis import decisions
 from games.crisis.state import OPERATIONS
+from tests.games.crisis.crisis_support import act, events_of, staged
 
 
 def planning(n=2, players=None, event="union-praise", **start):

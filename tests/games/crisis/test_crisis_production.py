@@ -1,11 +1,11 @@
 """4.13 Production: the rulebook's examples, Employees, inputs and Warehouse limits."""
 
 import pytest
-from test_crisis_helpers import act, events_of, staged
 
 from games.core import InvalidAction
 from games.crisis import preview_production
 from games.crisis.production import auto_plan
+from tests.games.crisis.crisis_support import act, events_of, staged
 
 
 def producing(companies, employees, warehouse, event=None):

@@ -1,4 +1,4 @@
-"""Builders for Crisis tests (no tests here): staged situations (the documented ``start``
+"""Builders for Crisis tests: staged situations (the documented ``start``
 config) and a driver that answers every open decision with a bot."""
 
 from __future__ import annotations

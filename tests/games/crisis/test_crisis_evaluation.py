@@ -1,9 +1,8 @@
 """5. Evaluation, the End of the Round, and the end of the game (surviving or bankruptcy)."""
 
-from test_crisis_helpers import act, staged
-
 from games.crisis import cards, scores, summary
 from games.crisis.state import OVER
+from tests.games.crisis.crisis_support import act, staged
 
 
 def evaluating(vps, n=4, **start):

@@ -2,8 +2,6 @@
 
 import random
 
-from test_crisis_helpers import config
-
 from games.crisis import bots, decisions, legal_actions, new_game, rules
 from games.crisis.simulate import (
     balance_targets,
@@ -13,6 +11,7 @@ from games.crisis.simulate import (
     simulate,
 )
 from games.crisis.state import OVER
+from tests.games.crisis.crisis_support import config
 
 
 def test_every_policy_plays_whole_games_with_legal_actions_only():

@@ -1,9 +1,8 @@
 """The black-market line of our Event cards, settled at the start of Evaluation: a lone
 smuggler is paid three times the black-market price; two or more smugglers cost Axia 8 steps."""
 
-from test_crisis_helpers import act, events_of, staged
-
 from games.crisis import data
+from tests.games.crisis.crisis_support import act, events_of, staged
 
 NO_NEXT_EVENT = {"events_order": {"green": [None], "yellow": [None], "red": [None]}}
 

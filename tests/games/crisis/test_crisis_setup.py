@@ -3,12 +3,12 @@
 from collections import Counter
 
 import pytest
-from test_crisis_helpers import NAMES, config, staged
 
 from games.core import InvalidConfig
 from games.crisis import cards, data, new_game, view
 from games.crisis.state import PLANNING, PRODUCTION
 from games.registry import replay
+from tests.games.crisis.crisis_support import NAMES, config, staged
 
 
 def test_players_start_with_15_vp_and_22_to_30_credits_by_turn_order():

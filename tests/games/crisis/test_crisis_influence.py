@@ -1,10 +1,10 @@
 """Influence cards (our edition): one per player per round, their effects, their checks."""
 
 import pytest
-from test_crisis_helpers import act, staged
 
 from games.core import InvalidAction
 from games.crisis import data
+from tests.games.crisis.crisis_support import act, staged
 
 
 def holding(card, **blue):

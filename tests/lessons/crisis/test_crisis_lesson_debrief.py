@@ -13,7 +13,7 @@ from django.test import Client
 
 from facilitator.lessons.crisis import debrief, scoring
 from facilitator.models import ClassSession
-from tests.facilitator.test_crisis_lesson import (
+from tests.lessons.crisis.test_crisis_lesson import (
     advance,
     human_table,
     playable,  # noqa: F401 (autouse: lessons of the module may be created)

@@ -4,7 +4,6 @@ import json
 import random
 
 import pytest
-from test_crisis_helpers import config
 
 from games.core import InvalidAction
 from games.crisis import (
@@ -24,6 +23,7 @@ from games.crisis import (
 from games.crisis.simulate import play
 from games.crisis.state import OVER
 from games.registry import replay
+from tests.games.crisis.crisis_support import config
 
 GAMES = [(policy, seed, n) for seed, (policy, n) in enumerate(
     [("random", 2), ("random", 3), ("random", 5), ("sensible", 4), ("greedy", 3),
@@ -155,7 +155,7 @@ def test_the_same_game_comes_out_the_same_in_another_process():
     import sys
     from pathlib import Path
 
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     runs = [subprocess.run([sys.executable, "-c", PLAY], cwd=root, capture_output=True,
                            text=True, check=True,
                            env={**os.environ, "PYTHONHASHSEED": h}).stdout for h in "12"]
