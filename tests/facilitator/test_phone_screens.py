@@ -20,7 +20,6 @@ from facilitator.lessons.austerity.lesson import LESSON
 from facilitator.lessons.state_in_class.stages import Stage
 from facilitator.models import ClassSession, Seat
 from facilitator.phone_screens import PhoneScreens, render_together
-from tests.facilitator import austerity_lesson as aus
 from tests.facilitator.lesson import (
     deterministic,
     drive_to,
@@ -30,6 +29,7 @@ from tests.facilitator.lesson import (
     make_teacher,
     started,
 )
+from tests.lessons.austerity import austerity_lesson as aus
 
 pytestmark = pytest.mark.django_db
 

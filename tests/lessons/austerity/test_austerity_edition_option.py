@@ -13,9 +13,9 @@ from facilitator import services
 from facilitator.lessons.austerity import options
 from facilitator.lessons.austerity.forms import OptionsForm
 from facilitator.lessons.austerity.lesson import LESSON
-from tests.facilitator.austerity_lesson import started, state_of
 from tests.facilitator.lesson import make_teacher
-from tests.facilitator.test_austerity_pace import playable  # noqa: F401 (autouse)
+from tests.lessons.austerity.austerity_lesson import started, state_of
+from tests.lessons.austerity.test_austerity_pace import playable  # noqa: F401 (autouse)
 
 pytestmark = pytest.mark.django_db
 

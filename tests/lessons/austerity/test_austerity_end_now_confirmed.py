@@ -13,8 +13,8 @@ from facilitator.lessons.austerity import script
 from facilitator.lessons.austerity import services as aus_services
 from facilitator.lessons.austerity.lesson import LESSON
 from facilitator.models import ClassSession
-from tests.facilitator.austerity_lesson import advance, minister_answers, started, to_the_year
 from tests.facilitator.lesson import deterministic, fresh
+from tests.lessons.austerity.austerity_lesson import advance, minister_answers, started, to_the_year
 
 pytestmark = pytest.mark.django_db
 
@@ -79,7 +79,7 @@ def test_the_support_button_is_named_by_its_visible_words() -> None:
 
     from facilitator import selectors
     from facilitator.lessons.austerity import motions
-    from tests.facilitator.austerity_lesson import seats_of
+    from tests.lessons.austerity.austerity_lesson import seats_of
 
     session = to_the_year(started(5, seating="class"))
     ana, ben, *_rest = seats_of(session.tables.get())

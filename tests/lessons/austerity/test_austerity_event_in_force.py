@@ -17,8 +17,8 @@ from facilitator.lessons.austerity.lesson import LESSON
 from facilitator.lessons.austerity.reports import story
 from facilitator.models import Table
 from games import austerity as engine
-from tests.facilitator.austerity_lesson import minister_of, pending, started, to_the_year
 from tests.facilitator.lesson import deterministic, fresh
+from tests.lessons.austerity.austerity_lesson import minister_of, pending, started, to_the_year
 
 PRINTED = "Remove the Security and Crime cubes"
 POLICE_STATE = "Special Operations: remove the Crime cube and lose 1 Popularity."

@@ -17,7 +17,8 @@ from facilitator.lessons.austerity import modes, options
 from facilitator.lessons.austerity import services as aus_services
 from facilitator.lessons.austerity.reports import spreadsheets, story
 from facilitator.models import Table
-from tests.facilitator.austerity_lesson import (
+from tests.facilitator.lesson import fresh
+from tests.lessons.austerity.austerity_lesson import (
     minister_of,
     pending,
     seats_of,
@@ -25,8 +26,7 @@ from tests.facilitator.austerity_lesson import (
     to_the_year,
     vote,
 )
-from tests.facilitator.lesson import fresh
-from tests.facilitator.test_austerity_pace import playable  # noqa: F401 (autouse)
+from tests.lessons.austerity.test_austerity_pace import playable  # noqa: F401 (autouse)
 
 pytestmark = pytest.mark.django_db
 

@@ -12,14 +12,14 @@ from facilitator.log import record_acted, record_actions
 from facilitator.screens import phone_context, projector_context
 from facilitator.selectors import projector_view, seat_view
 from facilitator.services import ServiceError
-from tests.facilitator.austerity_lesson import (
+from tests.facilitator.lesson import fresh
+from tests.lessons.austerity.austerity_lesson import (
     minister_of,
     pending,
     seats_of,
     started,
     to_the_year,
 )
-from tests.facilitator.lesson import fresh
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,8 @@ from facilitator.lessons.austerity import presenters, script
 from facilitator.lessons.austerity import services as aus_services
 from facilitator.lessons.austerity.lesson import LESSON
 from facilitator.models import ClassSession
-from tests.facilitator.austerity_lesson import (
+from tests.facilitator.lesson import deterministic, fresh
+from tests.lessons.austerity.austerity_lesson import (
     advance,
     minister_answers,
     seats_of,
@@ -24,7 +25,6 @@ from tests.facilitator.austerity_lesson import (
     state_of,
     to_the_year,
 )
-from tests.facilitator.lesson import deterministic, fresh
 
 
 @pytest.fixture()

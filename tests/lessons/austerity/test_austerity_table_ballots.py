@@ -13,7 +13,8 @@ from facilitator.lessons.austerity import services as aus_services
 from facilitator.lessons.austerity.lesson import LESSON
 from facilitator.lessons.austerity.models import TablePlay
 from facilitator.models import ClassSession, Seat
-from tests.facilitator.austerity_lesson import (
+from tests.facilitator.lesson import deterministic, fresh
+from tests.lessons.austerity.austerity_lesson import (
     log_of,
     minister_answers,
     minister_of,
@@ -25,7 +26,6 @@ from tests.facilitator.austerity_lesson import (
     to_the_year,
     vote,
 )
-from tests.facilitator.lesson import deterministic, fresh
 
 pytestmark = pytest.mark.django_db
 
@@ -201,7 +201,7 @@ def test_a_short_game_with_every_kind_a_table_ballot_reaches_the_final_and_repla
     from facilitator.models import Table
     from games import austerity as engine
     from games.registry import replay
-    from tests.facilitator.austerity_lesson import advance
+    from tests.lessons.austerity.austerity_lesson import advance
 
     session = started(1, fill="bots", year_limit=2, min_years=None, levels="classic")
     for kind in modes.KINDS:

@@ -12,8 +12,8 @@ from facilitator.lessons.austerity import options
 from facilitator.lessons.austerity.forms import OptionsForm
 from facilitator.lessons.austerity.lesson import LESSON
 from facilitator.models import Seat
-from tests.facilitator.austerity_lesson import started, state_of
 from tests.facilitator.lesson import deterministic, make_teacher
+from tests.lessons.austerity.austerity_lesson import started, state_of
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,8 @@ from facilitator.lessons.austerity import modes, motions
 from facilitator.lessons.austerity import services as aus_services
 from facilitator.lessons.austerity.lesson import LESSON
 from facilitator.models import Seat
-from tests.facilitator.austerity_lesson import (
+from tests.facilitator.lesson import deterministic, fresh
+from tests.lessons.austerity.austerity_lesson import (
     advance,
     minister_answers,
     minister_of,
@@ -21,7 +22,6 @@ from tests.facilitator.austerity_lesson import (
     started,
     to_the_year,
 )
-from tests.facilitator.lesson import deterministic, fresh
 
 pytestmark = pytest.mark.django_db
 PHONE = "austerity/phone/_motions.html"

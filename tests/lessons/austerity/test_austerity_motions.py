@@ -12,7 +12,8 @@ from facilitator.lessons.austerity import services as aus_services
 from facilitator.lessons.austerity.lesson import LESSON
 from facilitator.lessons.austerity.models import Motion, Support
 from facilitator.models import ClassSession, Seat
-from tests.facilitator.austerity_lesson import (
+from tests.facilitator.lesson import deterministic, fresh
+from tests.lessons.austerity.austerity_lesson import (
     advance,
     log_of,
     minister_answers,
@@ -23,7 +24,6 @@ from tests.facilitator.austerity_lesson import (
     to_the_year,
     vote,
 )
-from tests.facilitator.lesson import deterministic, fresh
 
 pytestmark = pytest.mark.django_db
 

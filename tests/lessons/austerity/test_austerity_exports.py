@@ -6,6 +6,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -17,8 +19,15 @@ from facilitator.models import ClassSession, TableAction
 from facilitator.reports.export import table_record
 from games import austerity as engine
 from games.registry import replay
+from tests.lessons.austerity.austerity_scripted import finished_lessons
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def austerity(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str, Any]]:
+    """Finished Austerity lessons for this module's tests (``finished_lessons``)."""
+    yield from finished_lessons(django_db_blocker)
 
 
 def rows(text: str) -> list[dict[str, str]]:

@@ -14,6 +14,8 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from django.contrib.auth import get_user_model
+
 from facilitator import services
 from facilitator.lessons.austerity import script
 from facilitator.lessons.austerity import services as aus_services
@@ -126,3 +128,53 @@ def austerity_lesson(*, teacher: Any, students: int, seed: int, title: str = "",
             session = fresh(session)
     raise AssertionError("the lesson did not end")
 
+
+
+def twin_plan(taxes: list[str], borrow: list[str | None]) -> Plan:
+    """The default plan, except year 1's tax and borrow ballots (by seat index)."""
+
+    def plan(item: str, year: int, index: int, options: list[str]) -> str | None:
+        if year == 1 and item == "taxes":
+            return taxes[index]
+        if year == 1 and item == "borrow":
+            return borrow[index]
+        return default_plan(item, year, index, options)
+    return plan
+
+
+def finished_lessons(django_db_blocker: Any) -> Iterator[dict[str, Any]]:
+    """Austerity lessons played to the end: two tables with portfolios; a country the
+    teacher ended after its first year; two students with two bots, with policy cards and
+    the extra institutions; and twins that differ only in year 1's tallies
+    (one bag of 5 ballots, one of 2), never in what those ballots chose.
+
+    For a module-scoped fixture (``yield from finished_lessons(django_db_blocker)``): the
+    lessons are committed to the test database while the module runs and deleted after it
+    (no test using them may use ``transactional_db``, which would flush them)."""
+    with django_db_blocker.unblock():
+        users = get_user_model().objects
+        teacher = users.create_user(username="austerity-teacher", password="x-austerity",
+                                    first_name="Lena", last_name="Ortiz")
+        data = {
+            "teacher": teacher,
+            "two": austerity_lesson(teacher=teacher, students=9, seed=3, title="4A Economics",
+                                    portfolios=True),
+            "ended": austerity_lesson(teacher=teacher, students=5, seed=5, title="Ended early",
+                                      seating="class", stop_after=1),
+            "bots": austerity_lesson(teacher=teacher, students=2, seed=4, title="With bots",
+                                     fill="bots", bot_policy="cautious", policies=True,
+                                     extra_institutions=True),
+            "twin_a": austerity_lesson(teacher=teacher, students=5, seed=7, title="Twins",
+                                       seating="class",
+                                       plan=twin_plan(["1", "1", "1", "2", "0"],
+                                                      ["1", "0", None, None, None])),
+            "twin_b": austerity_lesson(teacher=teacher, students=5, seed=7, title="Twins",
+                                       seating="class",
+                                       plan=twin_plan(["1", "1", "1", "1", "2"],
+                                                      ["0", "0", None, None, None])),
+        }
+        try:
+            yield data
+        finally:
+            ClassSession.objects.filter(owner=teacher).delete()
+            users.filter(pk=teacher.pk).delete()

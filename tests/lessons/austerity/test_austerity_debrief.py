@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,10 +22,16 @@ from facilitator.lessons.austerity.scoring import UNFINISHED_RULE
 from facilitator.log import replay_table
 from facilitator.models import Bag, ClassSession, Table
 from games.austerity import data
-from tests.reports.austerity_scripted import default_plan
+from tests.lessons.austerity.austerity_scripted import default_plan, finished_lessons
 from tests.reports.conftest import pdf_info, pdf_text, poppler
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def austerity(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str, Any]]:
+    """Finished Austerity lessons for this module's tests (``finished_lessons``)."""
+    yield from finished_lessons(django_db_blocker)
 
 ARTIFACTS = Path("artifacts/austerity-debrief")
 CHOICE_WORDS = {"0": "no", "1": "1 time", "2": "2 times", "no": "no", "yes": "yes",

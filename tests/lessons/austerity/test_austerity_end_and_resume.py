@@ -12,7 +12,8 @@ from facilitator.lessons.austerity.lesson import LESSON
 from facilitator.lessons.austerity.models import Motion
 from facilitator.log import verify_table
 from facilitator.models import ClassSession, Seat, Table
-from tests.facilitator.austerity_lesson import (
+from tests.facilitator.lesson import deterministic, fresh, join, make_teacher
+from tests.lessons.austerity.austerity_lesson import (
     advance,
     minister_answers,
     minister_of,
@@ -21,7 +22,6 @@ from tests.facilitator.austerity_lesson import (
     state_of,
     to_the_year,
 )
-from tests.facilitator.lesson import deterministic, fresh, join, make_teacher
 
 pytestmark = pytest.mark.django_db
 

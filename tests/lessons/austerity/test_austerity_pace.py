@@ -15,7 +15,8 @@ from facilitator.lessons.austerity import deciding, modes, options, pacing
 from facilitator.lessons.austerity import services as aus_services
 from facilitator.lessons.austerity.lesson import LESSON
 from facilitator.models import Table
-from tests.facilitator.austerity_lesson import (
+from tests.facilitator.lesson import deterministic, fresh
+from tests.lessons.austerity.austerity_lesson import (
     advance,
     log_of,
     minister_answers,
@@ -27,7 +28,6 @@ from tests.facilitator.austerity_lesson import (
     to_the_year,
     vote,
 )
-from tests.facilitator.lesson import deterministic, fresh
 
 pytestmark = pytest.mark.django_db
 SIX_MINUTES = 360

@@ -22,7 +22,9 @@ from facilitator import bags, services
 from facilitator.lessons.austerity import modes, script
 from facilitator.lessons.austerity import services as aus_services
 from facilitator.models import Bag, ClassSession, Seat
-from tests.facilitator.austerity_lesson import (
+from tests.facilitator.lesson import deterministic, fresh
+from tests.facilitator.told import Told, console, listen, screen
+from tests.lessons.austerity.austerity_lesson import (
     advance,
     minister_answers,
     open_bag,
@@ -32,8 +34,6 @@ from tests.facilitator.austerity_lesson import (
     to_the_year,
     vote,
 )
-from tests.facilitator.lesson import deterministic, fresh
-from tests.facilitator.told import Told, console, listen, screen
 
 pytestmark = pytest.mark.django_db
 

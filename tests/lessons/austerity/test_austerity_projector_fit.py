@@ -7,7 +7,7 @@ their first year.
 Students are light, as in test_projector_fit.py: each is its own cookie jar posting the
 phone's plain forms. Everyone votes to raise taxes once and to change nothing else; each
 table's Finance Minister answers every decision with its first option. The two tables of
-the whole-lesson test (test_austerity_lesson.py) are checked there.
+the whole-lesson test (test_austerity_lesson_e2e.py) are checked there.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.e2e import ui
 from tests.e2e.live import PROJECTOR
-from tests.e2e.test_austerity_lesson import open_lesson, shot
 from tests.e2e.test_projector_fit import Student, fits, join_class
+from tests.lessons.austerity.test_austerity_lesson_e2e import open_lesson, shot
 
 DECISION = re.compile(r'name="type" value="decide"><input type="hidden" name="decision" '
                       r'value="([^"]+)">.*?name="choice" value="([^"]+)"', re.S)
