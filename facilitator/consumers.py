@@ -45,7 +45,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from pydantic import TypeAdapter, ValidationError
 
-from facilitator import broadcast, kept_reads, messages, presence, selectors, services
+from facilitator import broadcast, clock, kept_reads, messages, presence, selectors, services
 from facilitator.errors import ServiceError
 from facilitator.language import phone_language
 from facilitator.lessons import lesson_for
@@ -79,8 +79,11 @@ def render_executor(audience: str = "phone") -> ThreadPoolExecutor:
 
 
 def view_frame(view: dict[str, Any], html: str) -> dict[str, Any]:
-    """A screen for the page; its data only where settings.LIVE_VIEW_DATA asks for it."""
-    frame = {"type": "view", "phase": view["session"]["stage_id"], "html": html}
+    """A screen for the page, with the server's time as it is sent (the page's countdowns
+    count to their end times by it: ``facilitator.countdown``); its data only where
+    settings.LIVE_VIEW_DATA asks for it."""
+    frame = {"type": "view", "phase": view["session"]["stage_id"], "html": html,
+             "now": clock.now().timestamp()}
     if settings.LIVE_VIEW_DATA:
         frame["view"] = view
     return frame

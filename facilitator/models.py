@@ -64,6 +64,10 @@ class ClassSession(models.Model):
     # The debate timer, kept by the server so every screen shows the same countdown:
     # {"ends_at": epoch seconds while it runs, "left": seconds while it is paused}.
     timer = models.JSONField(null=True, blank=True)
+    # Every pause of the lesson, [start, end] in epoch seconds (end None while it lasts), so
+    # that a lesson module's timers stand still while the lesson is paused
+    # (``facilitator.countdown``).
+    pauses = models.JSONField(default=list, blank=True)
     join_code = models.CharField(max_length=6)
     class_size = models.PositiveSmallIntegerField(
         _("class size"), default=CLASS_SIZE_DEFAULT,

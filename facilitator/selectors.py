@@ -17,6 +17,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from facilitator import kept_reads, parties, presence, privacy
+from facilitator.countdown import stage_countdown
 from facilitator.errors import ServiceError
 from facilitator.kept_reads import TableReads
 from facilitator.log import engine_of, load_view_state
@@ -65,6 +66,7 @@ def session_info(session: ClassSession) -> dict[str, Any]:
         "undone": session.undone, "set_aside": session.set_aside,
         **session.lesson.session_info(session),
         **dict(zip(("timer_left", "timer_running"), timer_left(session.timer), strict=True)),
+        "countdown": stage_countdown(session),
     }
 
 

@@ -22,6 +22,9 @@ each part guarantees, and how a module uses it: docs/modules.md.
 - **Screens**: ``kit.broadcast`` (what the sockets are told), ``online`` (connected seats),
   ``remembered`` (a read kept for the screens rendered together), ``reopened_notice``,
   ``projector_view`` and ``session_for_teacher`` (a module's own teacher page), ``now``.
+- **Timers** (``countdown``, ``stage_countdown``): a module's timer counted in lesson time
+  (it stands still while the lesson is paused) and the countdown every screen shows of it,
+  with the shared template ``facilitator/_countdown.html``.
 - **Debriefs**: ``kit.reports`` (PDF, CSV and their shared context) and ``kit.charts`` (the
   charts' drawing primitives).
 """
@@ -29,6 +32,7 @@ each part guarantees, and how a module uses it: docs/modules.md.
 from typing import Any
 
 from facilitator import clock, presence
+from facilitator.countdown import countdown, stage_countdown
 from facilitator.kept_reads import remembered
 from facilitator.kit import bags, broadcast, charts, parties, reports, seating
 from facilitator.lessons.base import Ballot, Lesson, StepPlan
@@ -61,6 +65,7 @@ __all__ = [
     "broadcast",
     "charts",
     "check_can_drive",
+    "countdown",
     "engine_error",
     "engine_of",
     "game_record",
@@ -81,6 +86,7 @@ __all__ = [
     "seat_turn",
     "seating",
     "session_for_teacher",
+    "stage_countdown",
     "table_seats",
     "table_settle",
     "vote_close",

@@ -11,7 +11,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from facilitator import broadcast, clock, lessons
+from facilitator import broadcast, clock, countdown, lessons
 from facilitator.errors import ServiceError
 from facilitator.models import (
     CLASS_SIZE_DEFAULT,
@@ -110,8 +110,10 @@ def session_pause(*, session: ClassSession, paused: bool) -> ClassSession:
         raise ServiceError("read_only", _("This lesson is over and can no longer change."))
     if paused != session.paused:
         session.timer = _timer_held(session.timer, held=paused)
+        session.pauses = countdown.pause_marked(session.pauses or [], paused=paused,
+                                                now=clock.now().timestamp())
     session.paused = paused
-    session.save(update_fields=["paused", "timer"])
+    session.save(update_fields=["paused", "timer", "pauses"])
     broadcast.refresh(session.pk, session.seats.values_list("pk", flat=True))
     return session
 

@@ -6,7 +6,16 @@ from typing import Any
 
 from django import template
 
+from facilitator import clock
+
 register = template.Library()
+
+
+@register.simple_tag
+def server_now() -> str:
+    """The server's time, in epoch seconds, as a page's countdowns read it (``data-now`` on
+    the live part of a page: static/js/live.js, ``facilitator.countdown``)."""
+    return repr(clock.now().timestamp())
 
 
 @register.filter

@@ -3,7 +3,7 @@
 //  - keeps one websocket open (reconnecting after sleep or a wifi drop),
 //  - swaps in the HTML the server pushes,
 //  - sends the forms' actions over the socket (plain form posts still work without it),
-//  - on the console: keyboard shortcuts; on every page: the stage's countdown.
+//  - on the console: keyboard shortcuts; on every page: the timers' countdowns.
 const live = document.getElementById("live");
 const banner = document.getElementById("connection");
 let socket = null;
@@ -45,6 +45,7 @@ function connect() {
 
 function receive(message) {
   if (message.type === "view") {
+    noteServerTime(message.now);
     // A screen of the moment already shown keeps the user's place (see notePlace).
     const same = !message.phase || message.phase === live.dataset.phase;
     const place = same ? notePlace() : null;
@@ -168,6 +169,7 @@ function showCounted(table, bag) {
       part.remove();
     }
   }
+  startCountdowns();  // a part the count brings may hold one
 }
 function reapplyHeld(phase) {
   for (const [table, count] of Object.entries(held)) {
@@ -184,7 +186,7 @@ function resendIfLost(phase) {
 }
 
 // The console's own choice of the table in focus lives in localStorage, which outlives the tab.
-// A stage's timer and what a table has read so far are the server's, not the page's.
+// Timers and what a table has read so far are the server's, not the page's.
 const store = window.localStorage;
 
 // ---- console only: focus on one table of several (kept across updates and reloads) ----
@@ -226,8 +228,7 @@ function swap(html, phase) {
     const now = live.querySelector("#now");
     if (now && now.getBoundingClientRect().top < 0) window.scrollTo(0, 0);
   }
-  startTimer();
-  startTableTimers();
+  startCountdowns();
   applyFocus();
   return true;
 }
@@ -545,7 +546,7 @@ function disarm() {
   if (box) box.hidden = true;
 }
 
-let timerSubmits = false;  // a table timer's own submit is not the user acting
+let timerSubmits = false;  // a countdown's own submit (data-expire) is not the user acting
 let sentFrom = null;  // the last action sent from a form: {id, form (its key)}
 document.addEventListener("submit", (event) => {
   const form = event.target;
@@ -604,56 +605,57 @@ document.addEventListener("keydown", (event) => {
   if (button && !button.disabled) { event.preventDefault(); button.click(); }
 });
 
-// ---- the stage's countdown: the server keeps the timer (the console and every phone show the
-// same one); a screen counts down from the seconds left when it was rendered. Pausing and
-// adding 30 s are the console's form buttons (sent like every other teacher action).
-let tick = null;
-function startTimer() {
-  clearInterval(tick);
-  const time = live.querySelector("[data-timer] [data-time]");
-  if (!time || time.dataset.left === undefined) return;
-  const end = Date.now() + 1000 * Number(time.dataset.left);
-  const running = time.dataset.running !== undefined;
-  const show = () => {
-    const s = running ? Math.max(0, Math.ceil((end - Date.now()) / 1000)) : Number(time.dataset.left);
-    time.textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-    time.closest("[data-timer]").classList.toggle("done", s === 0);
-  };
-  show();
-  if (running) tick = setInterval(show, 250);
+// ---- every countdown (data-countdown, templates/facilitator/_countdown.html): the server
+// keeps each timer (the stage's, a table's turn, one player's decision), so the console and
+// every phone it concerns show the same time. A running one carries its end time on the
+// server's clock (data-ends-at); the page counts down to it by the server's time, learnt
+// from the page (#live's data-now) and from every screen's frame ("now"): this page's clock
+// only measures the time since then, so a phone whose clock is wrong still shows the right
+// time. A paused one (data-left, no data-running) stands still and says so. One marked
+// data-expire (the console's) submits the form around it once, a second after zero: the
+// server checks its own clock, takes the timer's stated default and sends a new view (or, if
+// the time is not quite up, a new view to count down from). Pausing and adding 30 s to the
+// stage's timer are the console's form buttons (sent like every other teacher action).
+let serverAhead = 0;  // the server's clock minus this page's, in seconds
+function noteServerTime(now) {
+  if (typeof now === "number" && Number.isFinite(now)) serverAhead = now - Date.now() / 1000;
 }
-
-// ---- console only: a module's per-table countdowns (data-table-timer, in the form that tells
-// the server the time is up). Shown from the seconds left when the view was rendered; a second
-// after zero the console submits that form once: the server checks its own clock, takes the
-// stated default and sends a new view (or, if the time is not quite up, a new view to count
-// down from).
-let tableTick = null;
-function startTableTimers() {
-  clearInterval(tableTick);
-  const timers = [...live.querySelectorAll("[data-table-timer][data-running]")];
+noteServerTime(Number(live.dataset.now));
+let tick = null;
+const expired = new WeakSet();  // the countdowns whose form was submitted (once each)
+function clockText(s) {
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+function startCountdowns() {
+  clearInterval(tick);
+  const timers = [];
+  for (const element of live.querySelectorAll("[data-countdown]")) {
+    const time = element.querySelector("[data-time]");
+    if (!time) continue;
+    const endsAt = Number(time.dataset.endsAt);
+    const running = time.dataset.running !== undefined && Number.isFinite(endsAt);
+    timers.push({ element, time, running, endsAt, stands: Number(time.dataset.left) || 0 });
+  }
   if (!timers.length) return;
-  const start = Date.now();
-  const told = new Set();
   const show = () => {
-    for (const timer of timers) {
-      const left = Number(timer.dataset.left) - (Date.now() - start) / 1000;
-      const seconds = timer.querySelector("[data-seconds]");
-      if (seconds) seconds.textContent = String(Math.max(0, Math.ceil(left)));
-      const form = timer.closest("form");
-      if (left <= -1 && form && !told.has(timer)) {
-        told.add(timer);
+    for (const { element, time, running, endsAt, stands } of timers) {
+      const left = running ? endsAt - (Date.now() / 1000 + serverAhead) : stands;
+      const s = Math.max(0, Math.ceil(left));
+      time.textContent = clockText(s);
+      element.classList.toggle("done", running && s === 0);
+      const form = element.dataset.expire !== undefined ? element.closest("form") : null;
+      if (running && left <= -1 && form && !expired.has(element)) {
+        expired.add(element);
         timerSubmits = true;
         try { form.requestSubmit(); } finally { timerSubmits = false; }
       }
     }
   };
   show();
-  tableTick = setInterval(show, 250);
+  if (timers.some((t) => t.running)) tick = setInterval(show, 250);
 }
 
 noteServed();
-startTimer();
-startTableTimers();
+startCountdowns();
 applyFocus();
 connect();

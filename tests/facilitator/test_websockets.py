@@ -1025,7 +1025,7 @@ async def test_outside_the_tests_a_screen_frame_carries_only_its_html_and_phase(
     assert connected and connected_phone
     for comm in (projector, phone):
         frame = json.loads((await comm.receive_output(10))["text"])
-        assert set(frame) == {"type", "phase", "html"}, set(frame)
+        assert set(frame) == {"type", "phase", "html", "now"}, set(frame)  # now: countdowns
         assert frame["type"] == "view" and "Tax vote" in frame["html"]
         await shut(comm)
 

@@ -91,6 +91,7 @@ def _facts(table: Table, state: Any, seats: list[Seat], seat: Seat | None
                                         voting={bag.decision} if bag else set()),
         "support_needed": motions.support_needed(seats),
         "timer": pacing.timer_info(session, play, wait),
+        "countdown": pacing.countdown(session, play, wait) if wait is not None else None,
         "voting": {"decision": bag.decision, "kind": modes.ballot_kind(bag.decision),
                    "options": list(bag.options)} if bag is not None else None,
         "last_count": counts[-1] if counts else None,
@@ -134,7 +135,7 @@ def seat_info(session: ClassSession, seat: Seat, table: Table) -> dict[str, Any]
     mine = next((p for p in facts["portfolios"] if p["seat"] == seat.pk), None)
     return {"can": {"decide": decide, "raise": raise_, "support": support},
             "minister": is_minister, "stands_in": stands_in, "portfolio": mine,
-            **{k: facts[k] for k in ("modes", "motions", "support_needed", "timer",
+            **{k: facts[k] for k in ("modes", "motions", "support_needed", "timer", "countdown",
                                      "voting", "last_count")},
             "minister_name": facts["minister"]["nickname"] if facts["minister"] else None,
             "acting_name": facts["acting"]["nickname"] if facts["acting"] else None}

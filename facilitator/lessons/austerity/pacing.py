@@ -11,14 +11,13 @@ What is timed (the platform's stage timer shows the budget session's):
   before a draw, a motion): when it runs out the bag is counted, absentees abstain.
 
 A timer runs out when the teacher's console sends ``{"type": "expire", "table": N}`` at its
-zero (``services.wait_expire`` checks the server's clock and refuses it early); a paused
-lesson takes no default. ``year_seconds`` is the pure measure of a played year
-(docs/modules.md gives the figure).
+zero (``services.wait_expire`` checks the server's clock and refuses it early). Timers count
+lesson time (``kit.countdown``): a paused lesson's timers stand still, and take no default.
+``year_seconds`` is the pure measure of a played year (docs/modules.md gives the figure).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
@@ -80,11 +79,20 @@ def timer_info(session: ClassSession, play: TablePlay | None,
         return None
     key, kind = wait
     seconds = lesson_options.timers(session.options)[kind]
-    left = seconds
-    if play is not None and play.wait.get("key") == key:
-        left = max(0, math.ceil(play.wait["since"] + seconds - kit.now().timestamp()))
     return {"kind": kind, "name": str(lesson_options.TIMER_NAMES[kind]), "decision": key,
-            "seconds": seconds, "left": left, "running": not session.paused}
+            "seconds": seconds, "left": countdown(session, play, wait)["left"],
+            "running": not session.paused}
+
+
+def countdown(session: ClassSession, play: TablePlay | None, wait: Wait) -> dict[str, Any]:
+    """The countdown the screens show of ``wait``'s timer (``kit.countdown``: in lesson time,
+    so it stands still while the lesson is paused). A wait whose timer has not started (after
+    an Undo) shows its whole time until it does."""
+    key, kind = wait
+    started = play is not None and play.wait.get("key") == key
+    since = play.wait["since"] if play is not None and started else kit.now().timestamp()
+    return kit.countdown(session, since=since,
+                         seconds=lesson_options.timers(session.options)[kind])
 
 
 def seconds_left(session: ClassSession, play: TablePlay, wait: Wait) -> int | None:

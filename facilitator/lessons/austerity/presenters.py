@@ -435,10 +435,24 @@ def phone_context(view: dict[str, Any]) -> dict[str, Any]:
         actions = [d for d in pending if d["action"] == "action"]
         ctx["decide"] = decision_block(main[0], game) if main else None
         ctx["actions"] = decision_block(actions[0], game) if actions else None
+    ctx["countdown"] = phone_countdown(session, seat)
     if session.get("portfolios") and seat.get("portfolio"):
         mine_ = portfolio_as_shown(seat["portfolio"], table["game"])
         ctx["portfolio"] = {**mine_, "debt": mine_["portfolio"] == portfolios.TREASURY}
     return ctx
+
+
+def phone_countdown(session: dict[str, Any], seat: dict[str, Any]) -> dict[str, Any] | None:
+    """The timer this phone counts down, if it concerns it: a budget item's (the stage's) and
+    a table ballot's at every phone of a table that votes; the minister's decision at the
+    phone that decides (the minister's, or the stand-in's while the minister's is asleep)."""
+    if session["stage"] in script.STAGE_ITEMS:
+        return session.get("countdown") if seat.get("voting") else None
+    timer = seat.get("timer")
+    if not timer or session["stage"] != script.YEAR:
+        return None
+    decides = seat.get("stands_in") or (seat.get("minister") and not seat.get("acting_name"))
+    return seat.get("countdown") if timer["kind"] == "ballot" or decides else None
 
 
 def undone_notice(session: dict[str, Any]) -> str:

@@ -16,14 +16,15 @@ unanswered decision takes.
   Exports turn passes — or, for a team with nobody connected or only bots, the bot's move.
 - **Turn timer** (``turn_due``): a turn-by-turn decision (placing, resolving, exporting) not
   answered within the lesson's ``turn_seconds`` of the table's last turn (or the teacher's
-  last step) takes the same default, the next time anything happens at the table or when the
-  teacher asks for the turns that are due (``services.turns_due``).
+  last step), counted in lesson time (a pause stops it), takes the same default, the next
+  time anything happens at the table or when the teacher asks for the turns that are due
+  (``services.turns_due``).
 """
 
 from __future__ import annotations
 
 import random
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from facilitator import kit
@@ -155,34 +156,35 @@ def turn_started(table: Table, session: ClassSession) -> datetime | None:
     return max(moments) if moments else None
 
 
-def turn_deadline(table: Table, session: ClassSession) -> datetime | None:
+def turn_countdown(table: Table, session: ClassSession,
+                   state: GameState) -> dict[str, Any] | None:
+    """The open timed turn's countdown at this table (``kit.countdown``: lesson time, so it
+    stands still while the lesson is paused), or None: no timed turn is open."""
     seconds = int(session.options.get("turn_seconds") or 0)
-    started = turn_started(table, session)
-    if not seconds or started is None:
+    timed = [d for d in stage_decisions(session, state) if d.kind in TURN_KINDS]
+    started = turn_started(table, session) if timed and seconds else None
+    if started is None:
         return None
-    return started + timedelta(seconds=seconds)
+    return kit.countdown(session, since=started.timestamp(), seconds=seconds)
 
 
 def turn_left(table: Table, session: ClassSession, state: GameState) -> int | None:
     """Seconds left of the open turn at this table (None: no timed turn is open)."""
-    timed = [d for d in stage_decisions(session, state) if d.kind in TURN_KINDS]
-    deadline = turn_deadline(table, session) if timed else None
-    if deadline is None:
-        return None
-    return max(0, int((deadline - kit.now()).total_seconds() + 0.999))
+    shown = turn_countdown(table, session, state)
+    return None if shown is None else int(shown["left"])
 
 
 def turn_due(table: Table, session: ClassSession, state: GameState,
              seats: list[Seat]) -> dict[str, Any] | None:
     """The default of the open timed turn once its time is up (never the round's last move:
-    that one waits for Evaluation), else None."""
+    that one waits for Evaluation), else None. A paused lesson's turns are never due."""
     if session.paused:
         return None
     timed = [d for d in stage_decisions(session, state) if d.kind in TURN_KINDS]
     if not timed or held_move(table, state) is not None:
         return None
-    deadline = turn_deadline(table, session)
-    if deadline is None or kit.now() < deadline:
+    shown = turn_countdown(table, session, state)
+    if shown is None or shown["left"] > 0:
         return None
     action = closing_action(table, state, timed[0], seats)
     return None if ends_round(state, action) else action

@@ -156,7 +156,7 @@ def seat_data(session: ClassSession, seat: Seat, table: Table) -> dict[str, Any]
         if now is not None and now.kind == "produce" else None,
         "held": words.move(held.action, game) if held and held.action.get("player") == team
         else "",
-        "turn_left": play.turn_left(table, session, state) if now is not None else None,
+        "turn_clock": play.turn_countdown(table, session, state) if now is not None else None,
         "waiting_for": [words.team_letter(state.names, d.deciders[0])
                         for d in play.stage_decisions(session, state)],
     }
@@ -240,8 +240,8 @@ def table_extras(session: ClassSession) -> dict[int, dict[str, Any]]:
     for table in session.tables.all():
         state = load_state(table)
         held = play.waits_for_teacher(table, session, state, list(table.seats.all()))
-        out[table.number] = {"turn_left": None if held else play.turn_left(table, session,
-                                                                           state),
+        out[table.number] = {"turn_clock": None if held else play.turn_countdown(
+                                 table, session, state),
                              "held": held}
         if session.stage == play.FINAL:
             scores = scoring.final_scores(table, state, script.rounds_of(session))
@@ -318,7 +318,7 @@ def projector_table(table: dict[str, Any], session: dict[str, Any],
     show_now = stage not in (play.EVALUATION, play.FINAL)
     return {
         "number": table["number"], "teams": teams, "turn": words.team_letter(names, turn)
-        if turn else "", "turn_left": extras.get("turn_left"), "held": extras.get("held"),
+        if turn else "", "turn_clock": extras.get("turn_clock"), "held": extras.get("held"),
         "event": words.event(game.get("event")) if show_now else None,
         "goal": game.get("goal") if show_now else (evaluation or {}).get("goal"),
         "status": game["status"] if show_now else (evaluation or {}).get("status",
@@ -427,4 +427,4 @@ def projector_context(view: dict[str, Any], *, join_url: str = "") -> dict[str, 
                        for s in script.ORDER],
             "rounds": range(1, int(session.get("rounds", cards.ROUNDS)) + 1),
             "round": session.get("crisis_round", 1), "grid": len(tables) > 1,
-            "timed": any(t["turn_left"] is not None for t in tables)}
+            "timed": any(t["turn_clock"] is not None for t in tables)}
