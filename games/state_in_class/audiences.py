@@ -82,8 +82,9 @@ def public_view(state: GameState) -> dict[str, Any]:
                      "exclusions": p.exclusions} for p in state.players],
         "tax_collects": {o: sum(tax_due(o, p.klass) for p in state.players)
                          for o in data.TAX_OPTIONS} if state.round else None,
-        # A copy, not the state's own list (tests/games/test_views_secrecy.py): a
-        # caller editing a view (e.g. to translate it) cannot change the game.
+        # A copy, not the state's own list
+        # (tests/games/state_in_class/test_state_in_class_views_secrecy.py): a caller editing a
+        # view (e.g. to translate it) cannot change the game.
         "history": copy.deepcopy(state.history),
         "final": scores(state) if state.phase == OVER else None,
     }

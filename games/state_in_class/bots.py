@@ -9,7 +9,8 @@ A policy answers three questions, each time it is asked:
 - ``tie_break(state, me, kind, options, rng) -> str | None``: its choice when it must settle a
   tie; ``None`` passes (only allowed in a tax tie).
 
-Honesty rules every policy keeps (tested in ``tests/games/test_bots_and_simulator.py``):
+Honesty rules every policy keeps (tested in
+``tests/games/state_in_class/test_state_in_class_bots_and_simulator.py``):
 
 - A bot reads only what its seat may know: the public state and its own player. No policy
   looks at another player's coins (or at its own: the bots are simple voters, not savers).

@@ -105,14 +105,14 @@ def new_game(config: Mapping[str, Any], seed: int) -> GameState:
         raise InvalidConfig(_("'roles' gives the same role to two players."))
     midlife_pin = config.get("midlife_order") or []
     # Every entry is a known card's name: anything else (e.g. ["eviction"]) is InvalidConfig
-    # (tests/games/test_setup_and_pact.py).
+    # (tests/games/state_in_class/test_state_in_class_setup_and_pact.py).
     if not isinstance(midlife_pin, list) or any(
             not isinstance(c, str) or c not in data.MIDLIFE_CARDS for c in midlife_pin):
         raise InvalidConfig(_("'midlife_order' must list Midlife card ids."))
     if len(set(midlife_pin)) != len(midlife_pin):
         raise InvalidConfig(_("'midlife_order' lists a card twice."))
     # Every wallet starts empty and the bank pays the 3 starting coins below (Player()'s own
-    # default is START_COINS; tests/games/test_setup_and_pact.py).
+    # default is START_COINS; tests/games/state_in_class/test_state_in_class_setup_and_pact.py).
     players = [Player(name=n, seat=i) for i, n in enumerate(names)]
     state = GameState(
         seed=seed, players=players, price=setup.price,
@@ -221,7 +221,8 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
     """Apply one decision to a copy of ``state``; the given state is never changed."""
     new = state.clone()
     # Events are detached copies: none shares a list or dict with the new state's history
-    # (tally, split, levels, Midlife draws; tests/games/test_views_secrecy.py).
+    # (tally, split, levels, Midlife draws;
+    # tests/games/state_in_class/test_state_in_class_views_secrecy.py).
     return new, copy.deepcopy(step(new, action))
 
 

@@ -1,7 +1,8 @@
 """Pages anyone can reach: axe-core finds no serious problem, and a phone's page is light.
 
 The screens of a running lesson (ballots, role card, projector during a vote, final count…)
-are checked with axe along the way in test_lesson.py.
+are checked with axe along the way in each game's whole-lesson browser test (State in Class's:
+tests/lessons/state_in_class/test_state_in_class_lesson_e2e.py).
 """
 
 from __future__ import annotations

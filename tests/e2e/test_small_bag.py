@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e import ui
-from tests.e2e.test_projector_fit import join_class
+from tests.e2e.fit import join_class
 
 
 @pytest.mark.e2e

@@ -20,7 +20,12 @@ from games.state_in_class.audiences import player_view, public_view, summary
 from games.state_in_class.bots import get_policy
 from games.state_in_class.simulate import Stats, bot_names, play
 from games.state_in_class.state import BUDGET_VOTE, TAX_VOTE, TIE_BREAK, to_dict
-from tests.games.helpers import ballots, set_services, started, tax_vote
+from tests.games.state_in_class.state_in_class_support import (
+    ballots,
+    set_services,
+    started,
+    tax_vote,
+)
 
 # --------------------------------------------------------------------------- helpers
 

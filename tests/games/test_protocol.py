@@ -4,7 +4,7 @@ import pytest
 
 from games.core import BALLOT, Decision
 from games.registry import ENGINES, get_engine
-from tests.games.helpers import new_table
+from tests.games.state_in_class.state_in_class_support import new_table
 
 PROTOCOL = ("new_game", "apply", "replay_actions", "legal_actions", "player_view",
             "public_view", "is_over", "scores", "summary", "to_dict", "from_dict",

@@ -1,7 +1,10 @@
-"""Finished lessons shared by the report tests (built once for the package: games take a while).
+"""Finished lessons shared by the report tests (built once for the package: games take a while),
+and the PDF readers every debrief test uses.
 
 The lessons are committed to the test database while tests/reports runs and deleted after
-(no test here uses ``transactional_db``, which would flush them).
+(no test here uses ``transactional_db``, which would flush them). State in Class's own
+debrief tests (``tests/lessons/state_in_class/``) build the same lessons once per module
+with ``finished_lessons``.
 """
 
 from __future__ import annotations
@@ -42,8 +45,11 @@ def failing_game(teacher: Any) -> ClassSession:
                            pact=lambda *_: 0)
 
 
-@pytest.fixture(scope="package")
-def lessons(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str, Any]]:
+def finished_lessons(django_db_blocker: Any) -> Iterator[dict[str, Any]]:
+    """State in Class lessons played to the end (a full one, a failing one, one of two tables)
+    with their teacher and another teacher: for a package- or module-scoped fixture
+    (``yield from finished_lessons(django_db_blocker)``). They are committed to the test
+    database while the fixture lives and deleted after it."""
     with django_db_blocker.unblock():
         users = get_user_model().objects
         teacher = users.create_user(username="reports-teacher", password="x-reports",
@@ -60,6 +66,11 @@ def lessons(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str, 
         finally:
             ClassSession.objects.filter(owner__in=[teacher, other]).delete()
             users.filter(pk__in=[teacher.pk, other.pk]).delete()
+
+
+@pytest.fixture(scope="package")
+def lessons(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str, Any]]:
+    yield from finished_lessons(django_db_blocker)
 
 
 def poppler(tool: str) -> str:

@@ -56,6 +56,6 @@ def after_count(state: Any, seats: list[Seat]) -> list[int]:
     same screen before and after (phones are paced to the teacher's stage: the result, the
     payments and a tie's question appear when the teacher reveals the count, see
     ``pacing.tie_shown``), so none is re-rendered (docs/performance.md;
-    ``tests/facilitator/test_pacing_at_count.py``).
+    ``tests/lessons/state_in_class/test_state_in_class_pacing_at_count.py``).
     """
     return []

@@ -20,8 +20,8 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, WebSocketRoute, expect
 
 from tests.e2e import ui
+from tests.e2e.fit import fits
 from tests.e2e.live import PHONE, PROJECTOR
-from tests.e2e.test_projector_fit import fits
 
 NICKNAMES = ["Ana", "Bruno", "Chen", "Dara", "Emil", "Fatou", "Goran", "Hana", "Iker", "Zoé"]
 # The budget session's choice of the class, by item: the option's index on the ballot.

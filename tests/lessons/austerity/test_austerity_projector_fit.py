@@ -4,7 +4,7 @@ to the end, with the policy cards and the extra institutions (every stage of a y
 class of 32 at four tables and one of 40 at five (the most; a compact card each) through
 their first year.
 
-Students are light, as in test_projector_fit.py: each is its own cookie jar posting the
+Students are light, as in tests/e2e/fit.py: each is its own cookie jar posting the
 phone's plain forms. Everyone votes to raise taxes once and to change nothing else; each
 table's Finance Minister answers every decision with its first option. The two tables of
 the whole-lesson test (test_austerity_lesson_e2e.py) are checked there.
@@ -18,8 +18,8 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.e2e import ui
+from tests.e2e.fit import Student, fits, join_class
 from tests.e2e.live import PROJECTOR
-from tests.e2e.test_projector_fit import Student, fits, join_class
 from tests.lessons.austerity.test_austerity_lesson_e2e import open_lesson, shot
 
 DECISION = re.compile(r'name="type" value="decide"><input type="hidden" name="decision" '

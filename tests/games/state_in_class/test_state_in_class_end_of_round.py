@@ -14,7 +14,7 @@ from games.state_in_class import rules
 from games.state_in_class.audiences import legal_actions, public_view
 from games.state_in_class.rules import scores
 from games.state_in_class.state import BUDGET_VOTE, OVER, TAX_VOTE, TIE_BREAK, to_dict
-from tests.games.helpers import (
+from tests.games.state_in_class.state_in_class_support import (
     advance_to,
     by_role,
     close_budget,

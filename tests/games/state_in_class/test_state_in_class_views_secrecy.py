@@ -12,7 +12,7 @@ from games.core import InvalidAction
 from games.state_in_class import rules
 from games.state_in_class.audiences import legal_actions, player_view, public_view
 from games.state_in_class.state import BUDGET_VOTE, OVER, PACT, TAX_VOTE, TIE_BREAK, to_dict
-from tests.games.helpers import (
+from tests.games.state_in_class.state_in_class_support import (
     advance_to,
     as_json,
     ballots,

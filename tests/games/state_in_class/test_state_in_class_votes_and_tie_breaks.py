@@ -14,7 +14,7 @@ from games.core import InvalidAction
 from games.state_in_class import data, rules
 from games.state_in_class.audiences import player_view, public_view
 from games.state_in_class.state import BUDGET_VOTE, PACT, TAX_VOTE, TIE_BREAK, to_dict
-from tests.games.helpers import (
+from tests.games.state_in_class.state_in_class_support import (
     advance_to,
     ballots,
     count,

@@ -7,7 +7,7 @@ import pytest
 
 from games.state_in_class import data, rules
 from games.state_in_class.state import BUDGET_VOTE, TAX_VOTE
-from tests.games.helpers import (
+from tests.games.state_in_class.state_in_class_support import (
     advance_to,
     budget_vote,
     close_budget,

@@ -10,7 +10,7 @@ import dataclasses
 import pytest
 
 from games.state_in_class import data, rules
-from tests.games.helpers import (
+from tests.games.state_in_class.state_in_class_support import (
     by_role,
     close_budget,
     give,

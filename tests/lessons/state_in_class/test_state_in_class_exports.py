@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,8 +16,15 @@ from facilitator.reports import export
 from games.registry import replay
 from games.state_in_class import data
 from games.state_in_class.rules import scores
+from tests.reports.conftest import finished_lessons
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def lessons(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str, Any]]:
+    """Finished lessons for this module's tests (``tests/reports/conftest.py``)."""
+    yield from finished_lessons(django_db_blocker)
 
 
 def nicknames(session: Any) -> list[str]:

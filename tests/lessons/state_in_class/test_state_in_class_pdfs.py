@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +19,15 @@ from facilitator.models import ClassSession, Seat
 from facilitator.reports import pdf
 from games.state_in_class import data
 from games.state_in_class.rules import scores
-from tests.reports.conftest import pdf_info, pdf_text, poppler
+from tests.reports.conftest import finished_lessons, pdf_info, pdf_text, poppler
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def lessons(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str, Any]]:
+    """Finished lessons for this module's tests (``tests/reports/conftest.py``)."""
+    yield from finished_lessons(django_db_blocker)
 
 MINUS = "−"
 CAUSES = {

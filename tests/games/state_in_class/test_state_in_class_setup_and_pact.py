@@ -8,7 +8,7 @@ from games.core import InvalidAction, InvalidConfig
 from games.state_in_class import data, rules
 from games.state_in_class.audiences import player_view, public_view
 from games.state_in_class.state import PACT, TAX_VOTE, to_dict
-from tests.games.helpers import (
+from tests.games.state_in_class.state_in_class_support import (
     as_json,
     config,
     distribute,

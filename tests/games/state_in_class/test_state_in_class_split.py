@@ -6,7 +6,7 @@ from games.core import InvalidAction
 from games.state_in_class import data, rules
 from games.state_in_class.audiences import legal_actions, public_view
 from games.state_in_class.state import BUDGET_VOTE, TAX_VOTE, TIE_BREAK, to_dict
-from tests.games.helpers import (
+from tests.games.state_in_class.state_in_class_support import (
     by_role,
     give,
     set_services,

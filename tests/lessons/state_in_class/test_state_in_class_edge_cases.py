@@ -16,7 +16,7 @@ from tests.facilitator.lesson import (
     started,
     state_of,
 )
-from tests.facilitator.test_lesson_flow import tie_the_tax
+from tests.lessons.state_in_class.test_state_in_class_lesson_flow import tie_the_tax
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ from games.state_in_class import data
 from games.state_in_class.audiences import public_view, summary
 from games.state_in_class.rules import goal_reached, score_breakdown, scores
 from games.state_in_class.state import OVER
-from tests.games.helpers import (
+from tests.games.state_in_class.state_in_class_support import (
     by_role,
     give,
     play_round,

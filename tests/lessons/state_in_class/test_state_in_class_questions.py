@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
 from django.utils import translation
 
 from facilitator.lessons.state_in_class.reports import questions
 from facilitator.lessons.state_in_class.reports.story import lesson_students, table_story
 from facilitator.log import replay_table
+from tests.reports.conftest import finished_lessons
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def lessons(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str, Any]]:
+    """Finished lessons for this module's tests (``tests/reports/conftest.py``)."""
+    yield from finished_lessons(django_db_blocker)
 
 
 def story_of(session):

@@ -4,7 +4,7 @@ import pytest
 
 from games.state_in_class import data
 from games.state_in_class.state import BUDGET_VOTE, OVER
-from tests.games.helpers import (
+from tests.games.state_in_class.state_in_class_support import (
     advance_to,
     close_budget,
     give,
