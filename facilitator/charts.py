@@ -176,6 +176,92 @@ def tally_bars(tally: Mapping[str, int], options: Sequence[str], labels: Mapping
     return _svg(uid, width, height, _("Votes counted"), desc, body, defs)
 
 
+def _ticks(lo: float, hi: float, most: int = 4) -> list[int]:
+    """Whole-number ticks from ``lo`` to ``hi``: at most ``most`` + 1, on a round step."""
+    span = max(hi - lo, 1)
+    step = 1
+    for candidate in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000):
+        step = candidate
+        if span / candidate <= most:
+            break
+    first = int(lo // step * step)
+    return [v for v in range(first, int(hi) + 1, step) if v >= lo]
+
+
+def compare_lines(real: Sequence[tuple[int, float]], alt: Sequence[tuple[int, float]], *,
+                  title: str, axis: str, names: tuple[str, str], marks: Sequence[int] = (),
+                  changed: int | None = None, lo: float | None = None,
+                  hi: float | None = None, width: int = 320, height: int = 166) -> str:
+    """One track as it went (``real``) and as it would have gone (``alt``) on one scale:
+    (step, value) points, the steps being rounds or years (``axis`` names them).
+
+    As played: a solid black line with round marks; the what-if: a dashed vermillion line
+    with triangles, drawn on top (where they agree, the dashes lie on the solid line). Each
+    line's last value is printed at its end. ``marks``: steps where the bot took a decision
+    in the what-if, hatched; ``changed``: the step of the changed decision, a dotted line."""
+    steps = [s for s, _v in (*real, *alt)]
+    values = [v for _s, v in (*real, *alt)]
+    first, last = (min(steps), max(steps)) if steps else (0, 1)
+    if first == last:
+        first -= 1
+    low = min(values, default=0) if lo is None else lo
+    high = max(values, default=1) if hi is None else hi
+    if lo is None and low > 0 and low <= (high - low):
+        low = 0  # a scale from 0 where the values do not sit far above it
+    if high <= low:
+        high = low + 1
+    uid = _uid("compare", tuple(real), tuple(alt), title, tuple(marks), changed, low, high)
+    frame = _Frame(width, height, low, high, rounds=last, first_round=first, left=44,
+                   right=18, top=22, bottom=34)
+    body: list[str] = []
+    defs = _hatch(f"{uid}-bot", spacing=6, colour="#777777", width=1)
+    half = (frame.x(first + 1) - frame.x(first)) / 2
+    for step in sorted(set(marks)):
+        x0 = max(frame.x0, frame.x(step) - half)
+        x1 = min(frame.x1, frame.x(step) + half)
+        body.append(f'<rect x="{_num(x0)}" y="{frame.y0}" width="{_num(x1 - x0)}" '
+                    f'height="{frame.y1 - frame.y0}" fill="url(#{uid}-bot)" '
+                    f'fill-opacity="0.55"/>')
+    for v in _ticks(low, high, most=5):
+        y = frame.y(v)
+        body.append(f'<line x1="{frame.x0}" y1="{_num(y)}" x2="{frame.x1}" y2="{_num(y)}" '
+                    f'stroke="{GRID}" stroke-width="0.8"/>')
+        body.append(_text(frame.x0 - 6, y + 5, v, size=13, anchor="end"))
+    body.append(f'<line x1="{frame.x0}" y1="{frame.y1}" x2="{frame.x1}" y2="{frame.y1}" '
+                f'stroke="{INK}" stroke-width="1"/>')
+    for step in range(first, last + 1):
+        if step in steps:
+            body.append(_text(frame.x(step), frame.y1 + 16, step, size=13))
+    body.append(_text((frame.x0 + frame.x1) / 2, frame.y1 + 31, axis, size=12, fill=MUTED))
+    if changed is not None and first <= changed <= last:
+        x = _num(frame.x(changed))
+        body.append(f'<line x1="{x}" y1="{frame.y0 - 6}" x2="{x}" y2="{frame.y1}" '
+                    f'stroke="{INK}" stroke-width="1.5" stroke-dasharray="2 3"/>')
+    vermillion = OKABE_ITO["vermillion"]
+    for points, colour, dash, shape in ((real, INK, "", "circle"),
+                                        (alt, vermillion, "7 4", "triangle")):
+        if not points:
+            continue
+        if len(points) > 1:
+            body.append(frame.polyline(points, colour=colour, dash=dash, width=3))
+        body += [_marker(shape, frame.x(s), frame.y(v), colour, size=4) for s, v in points]
+    ends = [p[-1] for p in (real, alt) if p]
+    if len(ends) == 2 and ends[0] == ends[1]:
+        ends = ends[:1]
+    top = max(v for _s, v in ends) if ends else 0
+    for s, v in ends:  # the higher end's value above it, the lower one's below
+        dy = -10 if v == top else 24
+        value = _num(v)
+        w = 9 * len(value) + 4
+        x, y = frame.x(s) + 6, max(15.0, frame.y(v) + dy)
+        body.append(f'<rect x="{_num(x - w)}" y="{_num(y - 13)}" width="{_num(w)}" '
+                    f'height="16" fill="#FFFFFF" fill-opacity="0.85"/>'
+                    + _text(x - 2, y, value, size=15, anchor="end", weight="bold"))
+    desc = "; ".join(f"{name}: " + ", ".join(f"{s}: {_num(v)}" for s, v in points)
+                     for name, points in zip(names, (real, alt), strict=True))
+    return _svg(uid, width, height, title, desc, body, defs)
+
+
 # The kit, for lesson modules' charts.
 uid, num, text, label, svg = _uid, _num, _text, _label, _svg
 hatch, marker, Frame = _hatch, _marker, _Frame

@@ -25,8 +25,9 @@ each part guarantees, and how a module uses it: docs/modules.md.
 - **Timers** (``countdown``, ``stage_countdown``): a module's timer counted in lesson time
   (it stands still while the lesson is paused) and the countdown every screen shows of it,
   with the shared template ``facilitator/_countdown.html``.
-- **Debriefs**: ``kit.reports`` (PDF, CSV and their shared context) and ``kit.charts`` (the
-  charts' drawing primitives).
+- **Debriefs**: ``kit.reports`` (PDF, CSV and their shared context, a handout's turning
+  points), ``kit.charts`` (the charts' drawing primitives) and ``kit.whatif`` (a module's
+  side of "What if we had…?": ``WhatIf``, ``Chart``).
 """
 
 from typing import Any
@@ -34,7 +35,7 @@ from typing import Any
 from facilitator import clock, presence
 from facilitator.countdown import countdown, stage_countdown
 from facilitator.kept_reads import remembered
-from facilitator.kit import bags, broadcast, charts, parties, reports, seating
+from facilitator.kit import bags, broadcast, charts, parties, reports, seating, whatif
 from facilitator.lessons.base import Ballot, Lesson, StepPlan
 from facilitator.log import (
     apply_action,
@@ -91,6 +92,7 @@ __all__ = [
     "table_settle",
     "vote_close",
     "vote_open",
+    "whatif",
 ]
 
 

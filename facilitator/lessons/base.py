@@ -279,3 +279,8 @@ class Lesson:
         """The module's debrief (an object with ``class_handout``, ``student_handouts``,
         ``rounds_csv``, ``results_csv``, ``story`` ...), or None if it has none."""
         return None
+
+    def whatif(self) -> Any:
+        """The module's side of the debrief's "What if we had…?" (a ``kit.whatif.WhatIf``:
+        the engines' what-if core and the game's own words), or None if it has none."""
+        return None

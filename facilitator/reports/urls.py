@@ -14,4 +14,6 @@ urlpatterns = [
     path("table/<int:number>/record.json", views.table_record, name="table_record"),
     path("rounds.csv", views.rounds_csv, name="rounds_csv"),
     path("results.csv", views.results_csv, name="results_csv"),
+    path("what-if/", views.whatif, name="whatif"),
+    path("turning-points/", views.turning_points, name="turning_points"),
 ]

@@ -6,6 +6,8 @@ served from then on (``facilitator.reports.handouts``); the index page has them 
 background (``prepare``, one request per handout) and shows their progress.
 ``?paper=a4|letter`` picks the paper and is remembered; ``?lang=en|es`` picks the handouts'
 language (default: the lesson's); ``?anonymous=1`` replaces names in the data exports.
+The what-if and turning-points pages are for the projector, in the lesson's language, and
+are picked with plain GET parameters (``?table=N&decision=I&alternative=K``).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from facilitator.errors import ServiceError
 from facilitator.language import known
 from facilitator.models import ClassSession
 from facilitator.reports import export, handouts, pdf
+from facilitator.reports import whatif as whatifs
 from facilitator.reports.services import session_set_paper
 from facilitator.selectors import session_for_teacher
 
@@ -107,8 +110,12 @@ def index(request: HttpRequest, session: ClassSession) -> HttpResponse:
                 .select_related("table").order_by("table__number", "position", "nickname"))
     words = handout_language_words()
     paper = _paper(request, session)
+    tables = session.tables.order_by("number") if whatifs.side_of(session) else []
     return render(request, "reports/index.html", {
         "session": session, "paper": paper, "results": results,
+        "whatif_tables": [{"number": t.number,
+                           "whatif": whatifs.whatif_url(session, t.number),
+                           "turning": whatifs.turning_url(session, t.number)} for t in tables],
         "pending": _pending(session, paper),
         "result_template": session.lesson.templates.get("result", "reports/_result.html"),
         "students": students, "handouts_language": words[session.language][0],
@@ -214,3 +221,29 @@ def results_csv(request: HttpRequest, session: ClassSession) -> HttpResponse:
     body = _debrief(session).results_csv(session, anonymous=anonymous)
     what = "results" + ("-anonymous" if anonymous else "")
     return _file(body, "text/csv; charset=utf-8", _name(session, what, "csv"))
+
+
+def _whatif_side(session: ClassSession) -> whatifs.WhatIf:
+    side = whatifs.side_of(session)
+    if side is None:
+        raise Http404("This lesson has no what-if.")
+    return side
+
+
+@finished_lesson
+def whatif(request: HttpRequest, session: ClassSession) -> HttpResponse:
+    """"What if we had…?": one table's game as played and with one public decision changed,
+    side by side (docs/what-if.md)."""
+    side = _whatif_side(session)
+    with translation.override(session.language):
+        context = whatifs.whatif_context(session, side, request.GET)
+        return render(request, "reports/whatif.html", context)
+
+
+@finished_lesson
+def turning_points(request: HttpRequest, session: ClassSession) -> HttpResponse:
+    """A table's three turning points, each with a discussion question."""
+    side = _whatif_side(session)
+    with translation.override(session.language):
+        context = whatifs.turning_context(session, side, request.GET)
+        return render(request, "reports/turning_points.html", context)

@@ -49,6 +49,7 @@ from facilitator.lessons.austerity import (
 from facilitator.lessons.austerity import reports as debrief
 from facilitator.lessons.austerity.forms import OptionsForm
 from facilitator.lessons.austerity.seating import seating_error, seating_plan
+from facilitator.lessons.austerity.whatif import WHATIF
 from facilitator.models import Bag, ClassSession, Seat, Table, TeacherStep
 from games.austerity.state import OVER
 from games.austerity.views import PLAYER
@@ -209,6 +210,9 @@ class AusterityLesson(Lesson):
 
     def reports(self) -> Any:
         return debrief
+
+    def whatif(self) -> Any:
+        return WHATIF
 
 
 LESSON = AusterityLesson()

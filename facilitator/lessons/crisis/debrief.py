@@ -23,7 +23,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from facilitator.kit import load_state
-from facilitator.kit.reports import DEFAULT_PAPER, base_context, chart_img, csv_text, write_pdf
+from facilitator.kit.reports import (
+    DEFAULT_PAPER,
+    base_context,
+    chart_img,
+    csv_text,
+    write_pdf,
+)
+from facilitator.kit.reports import turning_points as whatif_turning_points
 from facilitator.lessons.crisis import charts, chronicle, scoring, script, words
 from facilitator.models import ClassSession, Table
 from games.crisis import data
@@ -378,7 +385,8 @@ def class_html(session: ClassSession, *, paper: str, language: str | None = None
                         "students": sum(len(team.members) for t in tables for team in t.teams),
                         "student_teams": sum(not team.bot for t in tables for team in t.teams),
                         "bot_teams": sum(team.bot for t in tables for team in t.teams),
-                        "rounds_planned": script.rounds_of(session)})
+                        "rounds_planned": script.rounds_of(session),
+                        "turning_points": whatif_turning_points(session)})
         return render_to_string("crisis/reports/class.html", context)
 
 

@@ -24,6 +24,7 @@ from facilitator.lessons.crisis import (
 )
 from facilitator.lessons.crisis.forms import OptionsForm
 from facilitator.lessons.crisis.seating import seating_error, seating_plan
+from facilitator.lessons.crisis.whatif import WHATIF
 from facilitator.models import ClassSession, Seat, Table, TeacherStep
 from games.crisis.state import OVER
 
@@ -127,6 +128,9 @@ class CrisisLesson(Lesson):
 
     def reports(self) -> Any:
         return debrief
+
+    def whatif(self) -> Any:
+        return WHATIF
 
 
 LESSON = CrisisLesson()

@@ -21,6 +21,7 @@ from facilitator.kit.seating import SeatingPlan
 from facilitator.lessons.poleconomy import messages, options, presenters, rounds, script
 from facilitator.lessons.poleconomy.forms import OptionsForm
 from facilitator.lessons.poleconomy.reports import DEBRIEF
+from facilitator.lessons.poleconomy.whatif import WHATIF
 from facilitator.models import ClassSession, Seat, Table, TeacherStep
 from games.poleconomy.state import OVER
 
@@ -126,6 +127,9 @@ class PoleconomyLesson(Lesson):
 
     def reports(self) -> Any:
         return DEBRIEF
+
+    def whatif(self) -> Any:
+        return WHATIF
 
 
 LESSON = PoleconomyLesson()

@@ -18,7 +18,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
 from facilitator.kit import game_record, load_state
-from facilitator.kit.reports import DEFAULT_PAPER, base_context, csv_text, pseudonyms, write_pdf
+from facilitator.kit.reports import (
+    DEFAULT_PAPER,
+    base_context,
+    csv_text,
+    pseudonyms,
+    turning_points,
+    write_pdf,
+)
 from facilitator.lessons.poleconomy import presenters
 from facilitator.lessons.poleconomy import story as pol_story
 from facilitator.lessons.poleconomy.models import Proposal
@@ -294,7 +301,8 @@ def _lesson_context(session: ClassSession, paper: str) -> dict[str, Any]:
 def class_html(session: ClassSession, *, paper: str, language: str | None = None) -> str:
     with translation.override(language or session.language):
         return render_to_string("poleconomy/reports/class.html",
-                                _lesson_context(session, paper))
+                                {**_lesson_context(session, paper),
+                                 "turning_points": turning_points(session)})
 
 
 def class_handout(session: ClassSession, *, paper: str = DEFAULT_PAPER,

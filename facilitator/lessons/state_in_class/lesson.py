@@ -24,6 +24,7 @@ from facilitator.lessons.state_in_class import (
 from facilitator.lessons.state_in_class import reports as debrief
 from facilitator.lessons.state_in_class.forms import OptionsForm
 from facilitator.lessons.state_in_class.stages import Stage
+from facilitator.lessons.state_in_class.whatif import WHATIF
 from facilitator.models import Bag, BallotReceipt, ClassSession, Seat, Table, TeacherStep
 from games.state_in_class import bots as policies
 
@@ -163,6 +164,9 @@ class StateInClassLesson(Lesson):
 
     def reports(self) -> Any:
         return debrief
+
+    def whatif(self) -> Any:
+        return WHATIF
 
 
 def abstained(seat: Seat, table: Table, session: ClassSession) -> bool:

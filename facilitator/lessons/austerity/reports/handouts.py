@@ -17,7 +17,13 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from facilitator.kit.reports import DEFAULT_PAPER, base_context, chart_img, write_pdf
+from facilitator.kit.reports import (
+    DEFAULT_PAPER,
+    base_context,
+    chart_img,
+    turning_points,
+    write_pdf,
+)
 from facilitator.lessons.austerity.reports import questions
 from facilitator.lessons.austerity.reports.charts import compare_chart, debt_chart, tracks_chart
 from facilitator.lessons.austerity.reports.story import (
@@ -75,6 +81,7 @@ def class_context(lesson: LessonStory, paper: str) -> dict[str, Any]:
         "general_questions": questions.general_questions(),
         "scenario": ", ".join(dict.fromkeys(t.scenario for t in tables)),
         "unfinished_rule": next((t.unfinished_rule for t in tables if t.unfinished_rule), ""),
+        "turning_points": turning_points(lesson.session),
     })
     return context
 

@@ -15,7 +15,13 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from facilitator.kit.reports import DEFAULT_PAPER, base_context, chart_img, write_pdf
+from facilitator.kit.reports import (
+    DEFAULT_PAPER,
+    base_context,
+    chart_img,
+    turning_points,
+    write_pdf,
+)
 from facilitator.lessons.state_in_class.reports import questions
 from facilitator.lessons.state_in_class.reports.story import (
     LessonStory,
@@ -67,6 +73,7 @@ def class_context(lesson: LessonStory, paper: str) -> dict[str, Any]:
         "comparison_rows": comparison_rows(tables) if len(tables) > 1 else [],
         "general_questions": questions.general_questions(),
         "comparison_questions": questions.comparison_questions(tables),
+        "turning_points": turning_points(lesson.session),
     })
     return context
 
