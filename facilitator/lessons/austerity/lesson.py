@@ -6,8 +6,7 @@ a kind of decision to a table ballot or over to the console (``deciding``, ``mod
 ``motions``, ``pacing``).
 
 Its screens are ``presenters``/``facts`` with the templates under ``templates/austerity/``,
-its debrief ``reports/`` (``tests/facilitator/test_austerity_*.py``, ``tests/reports/``,
-``tests/e2e/test_austerity_*.py``).
+its debrief ``reports/`` (``tests/lessons/austerity/``, browser tests included).
 
 Seats keep their own names (every seat is a voter of its own: one token per student in
 every bag); the engine config names no players, since the whole table is the engine's one
@@ -167,7 +166,7 @@ class AusterityLesson(Lesson):
         # (``facts``: the screens show the board as it was before the count). Its count
         # changes only the table's vote block on the console ("Everyone has voted."), the
         # "Count this table's vote now" button, and each phone's heading, all marked in the
-        # templates (tests/facilitator/test_austerity_held_count.py compares the screens
+        # templates (tests/lessons/austerity/test_austerity_held_count.py compares the screens
         # around each count). A motion's or a decision's ballot is played out at once.
         item = script.STAGE_ITEMS.get(session.stage)
         return item is not None and decision == script.decision_id(script.year_of(session), item)

@@ -136,7 +136,8 @@ class StateInClassLesson(Lesson):
         # In a voting stage the count is held back: the projector shows the result, the
         # payments and any tie when the teacher moves on (``pacing.tie_shown``), so until then
         # a count only turns its table's line to "The bag has been counted."
-        # (tests/facilitator/test_pacing_at_count.py compares the projector around each count).
+        # (tests/lessons/state_in_class/test_state_in_class_pacing_at_count.py compares the
+        # projector around each count).
         return session.stage in pacing.VOTE_STAGES
 
     def session_info(self, session: ClassSession) -> dict[str, Any]:
