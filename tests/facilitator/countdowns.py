@@ -43,7 +43,7 @@ class _Reader(HTMLParser):
             self.depth += 1
             if "data-time" in named:
                 self.found[-1]["time"], self.part = named, "text"
-            elif named.get("class") == "countdown-label":
+            elif "countdown-label" in (named.get("class") or "").split():
                 self.part = "label"
             elif named.get("class") == "countdown-paused":
                 self.found[-1]["paused"] = True
