@@ -239,6 +239,20 @@ class Lesson:
 
     # ------------------------------------------------------------------ screens
 
+    def held_back(self, table: Table, state: Any) -> Any:
+        """Held results: while an outcome at ``table`` waits for the teacher's step that
+        reveals it (a count made by the last token, a round's end the engine has already
+        played, a move that would end the round), the game as every screen shows it; None
+        while nothing waits (the default: every outcome shows at once).
+
+        ``state`` is the table's game (``load_state``); the answer is ``state`` itself when
+        the game has not played past what the screens show (the outcome is a lesson's own
+        row, or a move kept until the step). Every screen of the table is then rendered as
+        from the answer, and until the teacher's next step changes in nothing but progress
+        ("n have voted"), the countdown and the acting user's own confirmation
+        (docs/modules.md, "Held results"; ``tests/facilitator/test_held_results.py``)."""
+        return None
+
     def session_info(self, session: ClassSession) -> dict[str, Any]:
         """What the screens need of the session beyond the platform's own fields."""
         return {}

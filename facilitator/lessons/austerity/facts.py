@@ -25,6 +25,7 @@ from facilitator.lessons.austerity import modes, script
 from facilitator.models import Bag, ClassSession, Seat, Table, TableAction
 from games.austerity import data
 from games.austerity.rules import before_year_end
+from games.austerity.state import GameState
 from games.core import PUBLIC
 
 Actor = TableAction.Actor
@@ -82,14 +83,18 @@ def _before(table: Table, hidden: int) -> dict[str, Any]:
     found = cache.get(key)
     if found is not None:
         return dict(found)
-    actions = record_actions(table, open_bags=False)
-    shown = actions[:len(actions) - hidden]
-    engine = engine_of(table)
-    state = engine.new_game(table.config, table.seed)
-    state, _e = engine.replay_actions(state, shown)
-    view = engine.view(state, PUBLIC)
+    view = engine_of(table).view(_state_before(table, hidden), PUBLIC)
     cache.set(key, view, BEFORE_SECONDS)
     return view
+
+
+def _state_before(table: Table, hidden: int) -> GameState:
+    """The table's game without the last ``hidden`` actions of its log."""
+    actions = record_actions(table, open_bags=False)
+    engine = engine_of(table)
+    state, _e = engine.replay_actions(engine.new_game(table.config, table.seed),
+                                      actions[:len(actions) - hidden])
+    return state
 
 
 def _before_year_end(table: Table, year: int) -> dict[str, Any] | None:
@@ -103,20 +108,51 @@ def _before_year_end(table: Table, year: int) -> dict[str, Any] | None:
     found = cache.get(key)
     if found is not None:
         return dict(found) if found else None
+    held = _state_before_year_end(table, year)
+    view = engine_of(table).view(held, PUBLIC) if held is not None else None
+    cache.set(key, view or {}, BEFORE_SECONDS)
+    return view
+
+
+def _state_before_year_end(table: Table, year: int) -> GameState | None:
+    """The table's game as ``year``'s last draw left it, before its Year End; None if the
+    record does not reach that Year End."""
     engine = engine_of(table)
     state = engine.new_game(table.config, table.seed)
-    view = None
     for action in record_actions(table, open_bags=False):
         if state.year == year and not engine.is_over(state):
             held = before_year_end(state, action)
             if held is not None:
-                view = engine.view(held, PUBLIC)
-                break
+                return held
         state, _e = engine.replay_actions(state, [action])
         if state.year > year:
             break
-    cache.set(key, view or {}, BEFORE_SECONDS)
-    return view
+    return None
+
+
+def held_back(table: Table, state: GameState) -> GameState | None:
+    """The game as the table's screens show it while an outcome waits for the teacher's
+    step (``Lesson.held_back``): at a budget item whose bag its last token counted, the game
+    without the count's actions (itself when the count changed nothing: its result is still
+    held); in the year, once the table is done with it, the board as the year's last draw
+    left it, before Year End. None otherwise (a game lost in a draw shows at once)."""
+    session = table.session
+    if session.status != ClassSession.Status.RUNNING:
+        return None
+    year = script.year_of(session)
+    item = script.STAGE_ITEMS.get(session.stage)
+    if item is not None:
+        bag = table.bags.filter(decision=script.decision_id(year, item),
+                                status=Bag.Status.COUNTED).first()
+        if bag is None:
+            return None
+        hidden = sum(1 for payload in TableAction.objects.filter(
+            table=table, step_id=bag.counted_by_id, actor=Actor.TEACHER
+        ).values_list("payload", flat=True) if action_item(payload) == item)
+        return _state_before(table, hidden) if hidden else state
+    if session.stage == script.YEAR and script.year_done(state, year):
+        return _state_before_year_end(table, year)
+    return None
 
 
 def session_options(session: ClassSession) -> dict[str, Any]:

@@ -178,6 +178,9 @@ class AusterityLesson(Lesson):
     def bot_vote(self, state: Any, seat: Seat, bag: Bag, rng: Any) -> str:
         return bots.bot_vote(state, seat, bag, rng)
 
+    def held_back(self, table: Table, state: Any) -> Any:
+        return facts.held_back(table, state)
+
     def session_info(self, session: ClassSession) -> dict[str, Any]:
         # The screens' part (presenters.py): the options they name.
         return {**info.session_info(session), **facts.session_options(session)}

@@ -11,9 +11,17 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from facilitator.kit import Lesson, StepPlan
+from facilitator.kit import Lesson, StepPlan, table_seats
 from facilitator.kit.seating import SeatingPlan
-from facilitator.lessons.crisis import bots, debrief, messages, options, presenters, script
+from facilitator.lessons.crisis import (
+    bots,
+    debrief,
+    messages,
+    options,
+    play,
+    presenters,
+    script,
+)
 from facilitator.lessons.crisis.forms import OptionsForm
 from facilitator.lessons.crisis.seating import seating_error, seating_plan
 from facilitator.lessons.crisis.whatif import WHATIF
@@ -81,6 +89,15 @@ class CrisisLesson(Lesson):
 
     def automatic_action(self, seats: list[Seat], state: Any) -> dict[str, Any] | None:
         return bots.automatic_action(seats, state)
+
+    def held_back(self, table: Table, state: Any) -> Any:
+        # The round's last move waits for the teacher's Evaluation (``play``): the engine
+        # has not played it, so the screens show the game as it is.
+        session = table.session
+        if session.stage not in play.STAGE_PHASES or state.phase == OVER:
+            return None
+        waiting = play.waits_for_teacher(table, session, state, table_seats(table))
+        return state if waiting else None
 
     def session_info(self, session: ClassSession) -> dict[str, Any]:
         return {"crisis_round": script.play.round_of(session),

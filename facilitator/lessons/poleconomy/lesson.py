@@ -103,6 +103,17 @@ class PoleconomyLesson(Lesson):
         rounds.bot_turn(table, session.round, session.stage, state, seat, last_step(session))
         return None
 
+    def held_back(self, table: Table, state: Any) -> Any:
+        # The close adjudicates the whole round; the replay shows it beat by beat, and until
+        # its last beat every screen shows the game as far as the replay has gone.
+        session = table.session
+        if session.stage != script.REPLAY:
+            return None
+        shown = script.beats_shown(session)
+        if shown + 1 >= len(script.beats(state, session.round)):
+            return None
+        return presenters.so_far(table, state, session.round, shown)
+
     def session_info(self, session: ClassSession) -> dict[str, Any]:
         return {"beats": script.beats_shown(session) if session.stage == script.REPLAY else 0}
 

@@ -47,7 +47,6 @@ class StateInClassLesson(Lesson):
         "console": "state_in_class/projector/_board.html",
         "progress": "state_in_class/projector/_progress.html",
         "result": "state_in_class/reports/_result.html",
-        "phone_css": "state_in_class/phone.css",
     }
     seat_messages = messages.SEAT
     teacher_messages = messages.TEACHER
@@ -140,6 +139,9 @@ class StateInClassLesson(Lesson):
         # (tests/lessons/state_in_class/test_state_in_class_pacing_at_count.py compares the
         # projector around each count).
         return session.stage in pacing.VOTE_STAGES
+
+    def held_back(self, table: Table, state: Any) -> Any:
+        return script.held_back(table)
 
     def session_info(self, session: ClassSession) -> dict[str, Any]:
         return {"cards": script.cards_read(session),

@@ -20,7 +20,7 @@ from facilitator.kit import Ballot, StepPlan, apply_action
 from facilitator.lessons.state_in_class import pacing
 from facilitator.lessons.state_in_class.pacing import VOTE_STAGES
 from facilitator.lessons.state_in_class.stages import Stage
-from facilitator.models import ClassSession, Table, TableAction, TeacherStep
+from facilitator.models import Bag, ClassSession, Table, TableAction, TeacherStep
 from games.state_in_class import data
 
 Actor = TableAction.Actor
@@ -35,6 +35,27 @@ DEFAULT_DEBATE_SECONDS = 120
 def decision_id(round_: int, kind: str) -> str:
     """The secret decision a bag settles: round 3's tax vote is ``"3:tax"``."""
     return f"{round_}:{kind}"
+
+
+def held_back(table: Table) -> Any:
+    """In a voting stage whose bag its last token counted: the game just before that count
+    (the count, the payments, a tie and what the engine then played by itself wait for the
+    teacher's next step: ``pacing.tie_shown``); None otherwise (``Lesson.held_back``)."""
+    session = table.session
+    kind = VOTE_STAGES.get(session.stage)
+    if kind is None:
+        return None
+    if not table.bags.filter(decision=decision_id(session.round, kind),
+                             status=Bag.Status.COUNTED).exists():
+        return None
+    # Its count is the record's last of that kind (the engine's ``count`` names its kind).
+    actions = kit.record_actions(table)
+    cut = max(n for n, a in enumerate(actions) if a.get("type") == "count"
+              and a.get("kind", kind) == kind)
+    engine = kit.engine_of(table)
+    state, _events = engine.replay_actions(engine.new_game(table.config, table.seed),
+                                           actions[:cut])
+    return state
 
 
 def cards_read(session: ClassSession) -> int:
