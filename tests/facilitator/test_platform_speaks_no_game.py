@@ -1,7 +1,8 @@
 """The platform speaks of the lesson's own game, or of nothing in particular: its code, its
-scripts and its shared templates name no game's terms. A game's words (its phases, its
-votes, its tracks, its roles) live in its engine and its lesson module; the About page and
-the home page, which introduce and credit the games, are the two pages meant to name them.
+scripts, its stylesheets and its shared templates name no game's terms. A game's words (its
+phases, its votes, its tracks, its roles) live in its engine and its lesson module; the About
+page and the home page, which introduce and credit the games, are the two pages meant to name
+them.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ PLATFORM = [*(ROOT / "facilitator").glob("*.py"),
             *(ROOT / "facilitator" / "kit").rglob("*.py"),
             *(ROOT / "facilitator" / "management").rglob("*.py"),
             *(ROOT / "static" / "js").rglob("*.js"),
+            *(ROOT / "static" / "css").rglob("*.css"),
             *(ROOT / "templates").rglob("*.html")]
 MEANT_TO_NAME_THE_GAMES = {ROOT / "templates" / "about.html", ROOT / "templates" / "home.html"}
 # Each game's own words (whole words; the product's name "State in Class" is not one).

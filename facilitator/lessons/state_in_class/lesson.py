@@ -47,6 +47,7 @@ class StateInClassLesson(Lesson):
         "console": "state_in_class/projector/_board.html",
         "progress": "state_in_class/projector/_progress.html",
         "result": "state_in_class/reports/_result.html",
+        "phone_css": "state_in_class/phone.css",
     }
     seat_messages = messages.SEAT
     teacher_messages = messages.TEACHER
