@@ -183,8 +183,19 @@ def replay(table: Table, game: dict[str, Any], round_: int, shown: int) -> dict[
     lines = [beat_lines(beat, approved) for beat in all_beats[:shown + 1]]
     shown_board = game if done else engine_views.view(so_far(table, state, round_, shown),
                                                       PUBLIC)
-    return {"beats": lines, "total": len(all_beats), "done": done, "shown": len(lines),
-            "board": shown_board}
+    return {"beats": lines, "total": steps_told(all_beats, done), "done": done,
+            "shown": len(lines), "board": shown_board}
+
+
+def steps_told(all_beats: list[list[dict[str, Any]]], done: bool) -> int:
+    """How many steps the replay says the round has: the round as planned at its start (the
+    auctions, one turn per player in the round's order, the round's end) until its last step
+    is shown. A round cut short (the bank runs dry) has fewer beats, and saying so from step
+    1 would tell the class before the teacher reaches it."""
+    if done or not all_beats:
+        return len(all_beats)
+    order = next((e.get("order", []) for e in all_beats[0] if e["type"] == "round_start"), [])
+    return max(len(all_beats), len(order) + 2)
 
 
 def beat_lines(beat: list[dict[str, Any]], press_approved: bool) -> list[dict[str, str]]:
