@@ -249,11 +249,14 @@ def compare_lines(real: Sequence[tuple[int, float]], alt: Sequence[tuple[int, fl
     if len(ends) == 2 and ends[0] == ends[1]:
         ends = ends[:1]
     top = max(v for _s, v in ends) if ends else 0
-    for s, v in ends:  # the higher end's value above it, the lower one's below
-        dy = -10 if v == top else 24
-        value = _num(v)
+    for s, v in ends:  # the higher end's value above it, the lower one's below (or, where
+        value = _num(v)  # that would cross the axis, on its left)
         w = 9 * len(value) + 4
-        x, y = frame.x(s) + 6, max(15.0, frame.y(v) + dy)
+        x, y = frame.x(s) + 6, max(15.0, frame.y(v) - 10)
+        if v != top:
+            x, y = frame.x(s) + 6, frame.y(v) + 24
+            if y > frame.y1 - 2:
+                x, y = frame.x(s) - 8, frame.y(v) + 5
         body.append(f'<rect x="{_num(x - w)}" y="{_num(y - 13)}" width="{_num(w)}" '
                     f'height="16" fill="#FFFFFF" fill-opacity="0.85"/>'
                     + _text(x - 2, y, value, size=15, anchor="end", weight="bold"))
