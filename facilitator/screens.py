@@ -11,10 +11,18 @@ from facilitator.lessons import lesson_for
 
 
 def projector_context(view: dict[str, Any], *, join_url: str = "") -> dict[str, Any]:
-    """The module's projector context, with the platform's notice of bags closed unopened."""
+    """The module's projector context, with the platform's notice of bags closed unopened
+    and the main button's label (``facilitator.main_button``: where the step goes, said by
+    the module; the module's own label only while it refuses the step)."""
     lesson = lesson_for(view["session"]["game"])
-    return {**lesson.projector_context(view, join_url=join_url), "templates": lesson.templates,
-            "set_aside": notices.set_aside_notice(view["session"].get("set_aside") or {})}
+    context = {**lesson.projector_context(view, join_url=join_url),
+               "templates": lesson.templates,
+               "set_aside": notices.set_aside_notice(view["session"].get("set_aside") or {})}
+    button = view.get("next")
+    if button:
+        context["next_label"] = button["label"]
+        context["next_label_voted"] = button.get("voted", "")
+    return context
 
 
 def phone_context(view: dict[str, Any]) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from facilitator.countdown import stage_countdown
 from facilitator.errors import ServiceError
 from facilitator.kept_reads import TableReads
 from facilitator.log import engine_of, load_view_state
+from facilitator.main_button import next_button
 from facilitator.models import ClassSession, Seat, Table
 from facilitator.services import hash_token, timer_left
 from facilitator.table_reads import read_seat, read_seat_by_token, read_tables
@@ -100,6 +101,7 @@ def projector_view(session: ClassSession) -> dict[str, Any]:
                          for s in seats]
     reads = read_tables(session=session)  # every table's reads in four statements
     view["tables"] = [table_public(t, reads=reads) for t in reads.tables]
+    view["next"] = next_button(session)  # the main button: what "next" does from here
     return view
 
 

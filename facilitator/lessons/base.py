@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from facilitator.errors import ServiceError
 from facilitator.seating import SeatingPlan
@@ -27,6 +28,13 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from facilitator.models import Bag, ClassSession, Seat, Table, TeacherStep
+
+
+# The teacher's main button, in the platform's words (``Lesson.step_label``).
+COUNT_VOTES = gettext_lazy("Count the votes")
+CLOSE_VOTE = gettext_lazy("Close the vote")
+NEXT_ROUND = gettext_lazy("Next round")
+NEXT = gettext_lazy("Next")
 
 
 @dataclass(frozen=True)
@@ -148,6 +156,30 @@ class Lesson:
                   states: dict[int, Any]) -> StepPlan:
         """Where "next" goes from here (or raise ``ServiceError`` to refuse, nothing changed)."""
         raise NotImplementedError
+
+    def step_label(self, session: ClassSession, plan: StepPlan, *, votes: int | None,
+                   states: dict[int, Any]) -> str | Promise:
+        """What the teacher's main button says for the step ``plan`` (where "next" goes from
+        ``session``'s stage, as :meth:`plan_step` says from the tables' ``states``): what
+        pressing it will do, in words a module may choose per destination. ``votes``: the
+        ballots the step opens and counts (in bags open at the tables, or counted by their
+        last token and not shown yet); None where it closes no bag, 0 where those it closes
+        hold none to count (a bag of fewer than three tokens closes unopened).
+
+        The default: the final stage's name when the step ends the lesson; "Count the votes"
+        when ballots are counted; "Close the vote" when the bags hold none; "Next round"
+        into a new round; otherwise the name of the stage it goes to
+        (``facilitator.main_button``; ``tests/facilitator/main_button.py`` holds every module
+        to it over whole lessons)."""
+        if plan.finished:
+            return self.stage_names.get(plan.stage, plan.stage)
+        if votes:
+            return COUNT_VOTES
+        if votes == 0:
+            return CLOSE_VOTE
+        if plan.round > session.round and plan.stage != session.stage:
+            return NEXT_ROUND
+        return self.stage_names.get(plan.stage, NEXT)
 
     def on_step(self, table: Table, state: Any, *, before: str, plan: StepPlan,
                 step: TeacherStep) -> Any:

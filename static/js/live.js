@@ -130,10 +130,28 @@ function showCount(table, voted, text, bag, counted) {
     target.dataset.voted = voted;
   }
   target.textContent = text;
+  if (voted > 0) showVotedLabel();
   if (counted) {
     for (const name of ["data-voted", "data-of", "data-bag"]) target.removeAttribute(name);
     target.setAttribute("data-counted", "");
   }
+}
+// The main button says "Count the votes" once a bag holds ballots the step will open: three
+// tokens, or every party's (the server renders the label for the ballots it has, and the one
+// it takes then: data-voted-label; facilitator/main_button.py).
+function showVotedLabel() {
+  const button = live.querySelector("button[data-key=next][data-voted-label]");
+  if (!button) return;
+  const opened = [...live.querySelectorAll("[data-progress][data-of]")].some((bag) => {
+    const voted = Number(bag.dataset.voted || 0);
+    return voted >= 3 || (voted > 0 && voted >= Number(bag.dataset.of));
+  });
+  if (!opened) return;
+  button.textContent = button.dataset.votedLabel;
+  button.removeAttribute("data-voted-label");
+  live.querySelector("[data-label-hint]")?.remove();  // the confirmation names it too
+  const hint = live.querySelector("[data-voted-hint]");
+  if (hint) hint.hidden = false;
 }
 function reapplyCounts(phase) {
   for (const [table, count] of Object.entries(counts)) {

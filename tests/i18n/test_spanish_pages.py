@@ -121,7 +121,7 @@ def test_a_spanish_lesson_from_the_lobby_to_the_final_count():
             "La mesa recauda")
     lesson.advance()  # the tax vote
     spanish(lesson.projector(), "Votación del impuesto", "0 de 8 han votado",
-            "Contar los votos")
+            "Cerrar la votación")  # nothing to count yet
     spanish(lesson.phone(), "Votación del impuesto", "Elige el impuesto de esta ronda.",
             "Meter mi ficha en la bolsa", "Opciones de impuesto")
     services.ballot_cast(seat_id=lesson.seat("Ana"), kind="tax", option="C",

@@ -129,6 +129,11 @@ class AusterityLesson(Lesson):
         state = script.on_step(table, state, before=before, plan=plan, step=step)
         return deciding.follow(table, table.session, state, step)
 
+    def step_label(self, session: ClassSession, plan: StepPlan, *, votes: int | None,
+                   states: dict[int, Any]) -> Any:
+        return presenters.step_label(session, plan, votes) or super().step_label(
+            session, plan, votes=votes, states=states)
+
     def live(self, state: Any) -> bool:
         return state.stage != OVER
 

@@ -22,6 +22,7 @@ from facilitator import kit
 from facilitator.lessons.austerity import explaining, portfolios, script, words
 from facilitator.lessons.austerity.scoring import DEBT_WEIGHT, LOST, UNFINISHED, WON
 from facilitator.lessons.austerity.seating import seating_error, seating_plan
+from facilitator.models import ClassSession
 from games.austerity import data
 
 TRACK_CELLS = range(data.TRACK_MIN, data.TRACK_MAX + 1)
@@ -285,8 +286,25 @@ def ballot_block(voting: dict[str, Any], game: dict[str, Any],
 # --------------------------------------------------------------------------- the console
 
 
+def step_label(session: ClassSession, plan: kit.StepPlan, votes: int | None) -> str | None:
+    """The teacher's button, for the step to ``plan`` (``Lesson.step_label``): the lesson's
+    own words for going on; None where the platform's say it (a count, a vote closed with no
+    ballot, the final result). Year 1's session is shown at round 0: its items are no new
+    round."""
+    if plan.finished or votes is not None:
+        return None
+    if session.stage == script.YEAR_END:
+        return _("Next year's budget")
+    if plan.stage == script.YEAR:
+        return _("Start the year")
+    if plan.stage in script.STAGE_ITEMS:
+        return str(script.STAGE_NAMES[plan.stage])
+    return None
+
+
 def next_label(session: dict[str, Any], tables: list[dict[str, Any]]) -> str:
-    """What the teacher's one button does next, said as that."""
+    """What the teacher's one button says while the lesson refuses the step (a table still
+    playing or voting): what it will do once it can (``step_label`` names every step)."""
     stage = session["stage"]
     if stage in script.STAGE_ITEMS:
         return _("Count the votes")

@@ -80,6 +80,11 @@ class CrisisLesson(Lesson):
                 step: TeacherStep) -> Any:
         return script.on_step(table, state, before=before, plan=plan, step=step)
 
+    def step_label(self, session: ClassSession, plan: StepPlan, *, votes: int | None,
+                   states: dict[int, Any]) -> Any:
+        return script.step_label(plan) or super().step_label(session, plan, votes=votes,
+                                                             states=states)
+
     def live(self, state: Any) -> bool:
         return state.phase != OVER
 
@@ -101,7 +106,7 @@ class CrisisLesson(Lesson):
 
     def session_info(self, session: ClassSession) -> dict[str, Any]:
         return {"crisis_round": script.play.round_of(session),
-                "rounds": script.rounds_of(session), "next_label": str(script.next_label(session)),
+                "rounds": script.rounds_of(session),
                 "crisis_tables": presenters.table_extras(session),
                 "team_size": int(session.options.get("team_size") or 3),
                 "bot_teams": options.bot_teams(session.options),

@@ -421,7 +421,7 @@ def projector_context(view: dict[str, Any], *, join_url: str = "") -> dict[str, 
             "closing_hint": str(CLOSING_HINTS.get(stage, "")) if waiting else "",
             "lobby": view.get("lobby"),
             "join_url": join_url, "join_code": session.get("join_code") or "",
-            "next_label": session.get("next_label") or _("Next"),
+            "next_label": _("Next"),  # the platform's label, while the step can be made
             "stage_name": str(script.STAGE_NAMES.get(stage, stage)),
             "stages": [{"id": s, "name": str(script.STAGE_NAMES[s]), "current": s == stage}
                        for s in script.ORDER],

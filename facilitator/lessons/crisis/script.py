@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from facilitator.errors import ServiceError
-from facilitator.kit import StepPlan, apply_action, load_state, table_seats
+from facilitator.kit import StepPlan, apply_action, table_seats
 from facilitator.lessons.crisis import play
 from facilitator.lessons.crisis.play import EVALUATION, EVENT, EXPORT, FINAL, PLAN, PRODUCE
 from facilitator.models import LOBBY, ClassSession, Table, TableAction, TeacherStep
@@ -43,12 +43,13 @@ STAGE_NAMES = {
     EVALUATION: gettext_lazy("Evaluation"),
     FINAL: gettext_lazy("Final result"),
 }
-NEXT_LABELS = {
-    EVENT: gettext_lazy("Open Planning"),
-    PLAN: gettext_lazy("Open Production"),
-    PRODUCE: gettext_lazy("Open Exports"),
-    EXPORT: gettext_lazy("Evaluate the round"),
-    EVALUATION: gettext_lazy("Next round"),
+# The teacher's button, by the stage it opens (``step_label``): a stage nobody has anything
+# to do at is skipped, so the button names the stage the step really opens.
+STEP_LABELS = {
+    PLAN: gettext_lazy("Open Planning"),
+    PRODUCE: gettext_lazy("Open Production"),
+    EXPORT: gettext_lazy("Open Exports"),
+    EVALUATION: gettext_lazy("Evaluate the round"),
 }
 ALL_PHASES = tuple(p for phases in play.STAGE_PHASES.values() for p in phases)
 
@@ -116,14 +117,7 @@ def on_step(table: Table, state: GameState, *, before: str, plan: StepPlan,
     return state
 
 
-def every_game_over(session: ClassSession) -> bool:
-    """Whether Axia went bankrupt at every table (the lesson's next step is the final
-    result, not another round)."""
-    tables = list(session.tables.all())
-    return bool(tables) and all(load_state(t).phase == OVER for t in tables)
-
-
-def next_label(session: ClassSession) -> Any:
-    if session.stage == EVALUATION and (last_round(session) or every_game_over(session)):
-        return gettext_lazy("Final result")
-    return NEXT_LABELS.get(session.stage, gettext_lazy("Next"))
+def step_label(plan: StepPlan) -> Any:
+    """The teacher's button for the step to ``plan`` (``Lesson.step_label``): the stage it
+    opens; None where the platform's words say it (the next round, the final result)."""
+    return None if plan.finished else STEP_LABELS.get(plan.stage)

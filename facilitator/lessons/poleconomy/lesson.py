@@ -76,6 +76,11 @@ class PoleconomyLesson(Lesson):
                 step: TeacherStep) -> Any:
         return rounds.on_step(table, state, before=before, plan=plan, step=step)
 
+    def step_label(self, session: ClassSession, plan: StepPlan, *, votes: int | None,
+                   states: dict[int, Any]) -> Any:
+        return presenters.step_label(session, plan, states) or super().step_label(
+            session, plan, votes=votes, states=states)
+
     def live(self, state: Any) -> bool:
         return state.phase != OVER
 

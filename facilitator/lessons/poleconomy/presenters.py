@@ -456,9 +456,31 @@ def stage_name(stage: str) -> str:
     return str(script.STAGE_NAMES.get(stage, stage))
 
 
+def step_label(session: ClassSession, plan: kit.StepPlan, states: dict[int, Any]) -> str | None:
+    """The teacher's button for the step to ``plan`` (``Lesson.step_label``), from the
+    tables' ``states``: the election is rolled by the step unless the game master's page has
+    rolled every table's; the orders' close is said as that (it counts Parliament's consent
+    too); None where the platform's words say it (the next round)."""
+    if plan.finished:
+        return _("Final result")
+    if plan.kind == script.BEAT:
+        return _("Next")
+    if plan.stage == script.GOVERNMENT:
+        rolling = session.stage == script.PARTIES and any(
+            s.phase == PARTIES_PHASE for s in states.values())
+        return _("Roll the election") if rolling else _("On to the Government")
+    if plan.stage == script.PROPOSAL and session.stage == script.GOVERNMENT:
+        return _("Start the round")
+    if plan.stage == script.ORDERS:
+        return _("Open the orders")
+    if plan.stage == script.REPLAY:
+        return _("Close the orders")
+    return None
+
+
 def next_label(session: dict[str, Any], screens: Sequence[dict[str, Any]] = ()) -> str:
-    """What the teacher's button does: once the game master's page has rolled every table's
-    election, the button only goes on to the Government."""
+    """What the teacher's button says while the lesson refuses the step (a table without a
+    Government): what it will do once it can (``step_label`` names every step it makes)."""
     if session["stage"] == script.PARTIES and screens and all(
             t["game"]["phase"] != PARTIES_PHASE for t in screens):
         return _("On to the Government")

@@ -40,6 +40,7 @@ from facilitator.lessons.state_in_class.words import (
     signed,
     tension_reason,
 )
+from facilitator.models import ClassSession
 from games.state_in_class import data
 from games.state_in_class.audiences import role_card
 from games.state_in_class.rules import split_shares
@@ -453,8 +454,25 @@ def failure_seen(game: dict[str, Any], session: dict[str, Any]) -> bool:
     return when is not None and session_stage_key(session) >= when
 
 
+def step_label(session: ClassSession, plan: kit.StepPlan, votes: int | None) -> str | None:
+    """The teacher's button, for the step to ``plan`` (``Lesson.step_label``): the lesson's
+    own words for going to a stage; None where the platform's say it (a count, a vote closed
+    with no ballot, a new round, the final count)."""
+    if plan.finished or votes is not None:
+        return None
+    if plan.stage == Stage.MIDLIFE:
+        return _("Next card") if session.stage == Stage.MIDLIFE else _("First card")
+    if plan.stage == Stage.END_OF_ROUND and session.stage == Stage.MIDLIFE:
+        return _("End of the Crossroads")
+    if plan.stage == Stage.EVENT and session.stage == Stage.PACT:
+        return _("Close the pact")
+    return {Stage.DEBATE: _("Start the debate"), Stage.TAX_VOTE: _("Open the tax vote"),
+            Stage.BUDGET_VOTE: _("Open the budget vote")}.get(plan.stage)
+
+
 def next_label(session: dict[str, Any], tables: list[dict[str, Any]] | None = None) -> str:
-    """What the teacher's one button does next, said as that (not as the stage it leaves)."""
+    """What the teacher's one button says while the lesson refuses the step (a tie-break
+    pending): what it will do once it can (``step_label`` names every step it makes)."""
     stage, rnd = session["stage"], session["round"]
     tables = tables or []
     if tables and stage != Stage.PACT and all(t["failed"] for t in tables):

@@ -12,7 +12,7 @@ from django.utils import translation
 from facilitator import services
 from facilitator.screens import projector_context
 from facilitator.selectors import projector_view
-from tests.facilitator.lesson import all_pacts, fresh, started
+from tests.facilitator.lesson import all_pacts, fresh, humans, started
 
 pytestmark = pytest.mark.django_db
 
@@ -24,6 +24,9 @@ def test_the_count_anyway_hint_names_the_buttons_label():
         session = services.session_advance(session=fresh(session), confirm=True,
                                            expected=fresh(session).stage_id)
     assert fresh(session).stage == "tax_vote"
+    for seat in humans(session.tables.get())[:3]:  # three tokens: the count will open them
+        services.ballot_cast(seat_id=seat.pk, kind="tax", option="C",
+                             expected=fresh(session).stage_id)
     with translation.override("en"):
         page = html.unescape(render_to_string(
             "facilitator/_console_live.html",
