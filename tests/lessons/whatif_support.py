@@ -68,19 +68,20 @@ def _seats(table: Table) -> list[Seat]:
 
 
 def poleconomy_lesson(*, teacher: Any, language: str, title: str,
-                      consent: Callable[[int, int], str] | None = None) -> ClassSession:
+                      consent: Callable[[int, int], str] | None = None, students: int = 4,
+                      rounds: int = 4) -> ClassSession:
     """``consent(round, seat index)``: each student's consent ballot ("yes" or "no"); by
     default the Government's members consent and the others do not."""
     policy = pole_bots.get_policy("builder")
     with playable("poleconomy"), seeded(5):
         session = services.session_create(owner=teacher, game="poleconomy", language=language,
-                                           title=title, options={"rounds": 4})
-        join(session, 4)
+                                           title=title, options={"rounds": rounds})
+        join(session, students)
         services.session_start(session=fresh(session), seed=5)
         session = fresh(session)
         table = session.tables.get()
         rng = random.Random("whatif-lesson")
-        for _n in range(120):
+        for _n in range(60 * rounds):
             if session.status == ClassSession.Status.FINISHED:
                 return session
             table = Table.objects.get(pk=table.pk)
