@@ -58,9 +58,9 @@ def votes_counted(session: ClassSession, tables: list[Table]) -> int | None:
 
 def next_button(session: ClassSession) -> dict[str, str] | None:
     """What the main button says now (``label``), and once a ballot is in (``voted``: only
-    where that differs); None where the module refuses the step for now, or the lesson is not
-    running."""
-    if session.status != ClassSession.Status.RUNNING:
+    where that differs); None where the module refuses the step for now, or the button is not
+    shown (the lesson is not running, or paused)."""
+    if session.status != ClassSession.Status.RUNNING or session.paused:
         return None
     lesson = session.lesson
     tables = list(session.tables.order_by("number"))
