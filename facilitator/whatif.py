@@ -26,7 +26,11 @@ if TYPE_CHECKING:
 
 
 class Core(Protocol):
-    """What the platform asks of the engines' what-if core (``games.whatif``)."""
+    """What the platform asks of the engines' what-if core (``games.whatif``);
+    ``NotReplayable``: what ``read`` raises for a record that does not replay through its
+    game's prepared path (the page then says the table has no what-if)."""
+
+    NotReplayable: type[Exception]
 
     def read(self, record: Mapping[str, Any]) -> Any: ...
 

@@ -147,8 +147,15 @@ def _answered(decisions: list[Decision], action: Action) -> str:
     return decisions[0].id if decisions else ""
 
 
+class NotReplayable(InvalidAction):
+    """The record does not replay through its game's prepared path: what the path leaves out
+    (a secret it rebuilds from public figures, such as a pact's split from its total) changed
+    the game's course, so there is no what-if for it."""
+
+
 def read(record: Mapping[str, Any], *, snapshots: bool = False) -> Table:
-    """The record replayed once through the prepared path, with every changeable decision."""
+    """The record replayed once through the prepared path, with every changeable decision;
+    ``NotReplayable`` if the prepared path refuses one of the record's actions."""
     engine = get_engine(record["game"])
     module = get_module(record["game"])
     actions = module.prepare(record)
@@ -167,7 +174,11 @@ def read(record: Mapping[str, Any], *, snapshots: bool = False) -> Table:
         rid = _answered(decisions, actions[i])
         answered.append(rid)
         order.setdefault(rid, i)
-        state, _events = engine.replay_actions(state, [actions[i]])
+        try:
+            state, _events = engine.replay_actions(state, [actions[i]])
+        except InvalidAction as refused:
+            raise NotReplayable(_("This table's game cannot be replayed from its public "
+                                  "decisions alone, so it has no what-if.")) from refused
         i += 1
     return table
 

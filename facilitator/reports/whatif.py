@@ -57,9 +57,20 @@ def _record(table: Table) -> dict[str, Any]:
     return _cached(table, ("record",), read)
 
 
-def table_choices(side: WhatIf, table: Table) -> list[dict[str, Any]]:
-    """The table's public decisions that had an alternative, in the order they were taken."""
-    return _cached(table, ("choices",), lambda: side.choices(_record(table)))
+def table_choices(side: WhatIf, table: Table) -> list[dict[str, Any]] | None:
+    """The table's public decisions that had an alternative, in the order they were taken;
+    None when its game does not replay from its public decisions alone (no what-if)."""
+    def read() -> list[dict[str, Any]] | None:
+        try:
+            return side.choices(_record(table))
+        except side.core.NotReplayable:
+            return None
+    return _cached(table, ("choices",), read)
+
+
+def not_replayable() -> str:
+    return _("This table's game cannot be replayed from its public decisions alone (what "
+             "stays secret changed its course), so it has no what-if.")
 
 
 def table_what_if(side: WhatIf, table: Table, index: int, key: str) -> dict[str, Any]:
@@ -68,6 +79,8 @@ def table_what_if(side: WhatIf, table: Table, index: int, key: str) -> dict[str,
 
 
 def table_turning_points(side: WhatIf, table: Table) -> list[dict[str, Any]]:
+    if table_choices(side, table) is None:
+        return []
     return _cached(table, ("turning-points",), lambda: side.turning_points(_record(table)))
 
 
@@ -175,6 +188,8 @@ def whatif_context(session: ClassSession, side: WhatIf, query: Mapping[str, str]
     context["turning_url"] = turning_url(session, table.number)
     side = side.at(table)  # its players as the lesson names them
     choices = table_choices(side, table)
+    if choices is None:
+        context["unavailable"] = not_replayable()
     if not choices:
         return context
     index = _number(query.get("decision"))
@@ -234,6 +249,8 @@ def turning_context(session: ClassSession, side: WhatIf, query: Mapping[str, str
                     "current": t == table} for t in tables]}
     if table is None:
         return context
+    if table_choices(side, table) is None:
+        context["unavailable"] = not_replayable()
     points = table_turning_words(side, table)
     for p in points:
         p["url"] = whatif_url(session, table.number, p["index"], p["key"])
@@ -247,5 +264,6 @@ def handout_turning_points(session: ClassSession) -> list[dict[str, Any]]:
     side = side_of(session)
     if side is None:
         return []
-    return [{"number": t.number, "points": table_turning_words(side, t)}
+    return [{"number": t.number, "points": table_turning_words(side, t),
+             "unavailable": not_replayable() if table_choices(side, t) is None else ""}
             for t in _tables(session)]
