@@ -52,11 +52,11 @@ from facilitator.kept_reads import screen_reads
 from facilitator.lessons.austerity import modes as aus_modes
 from facilitator.lessons.austerity import script as aus_script
 from facilitator.lessons.austerity import services as aus_services
-from facilitator.lessons.crisis import play as crisis_play
 from facilitator.lessons.crisis import services as crisis_services
-from facilitator.lessons.poleconomy import rounds as pol_rounds
+from facilitator.lessons.crisis import turns as crisis_turns
 from facilitator.lessons.poleconomy import script as pol_script
 from facilitator.lessons.poleconomy import services as pol_services
+from facilitator.lessons.poleconomy import turns as pol_turns
 from facilitator.lessons.state_in_class import services as sic_services
 from facilitator.lessons.state_in_class.pacing import VOTE_STAGES, tie_shown
 from facilitator.lessons.state_in_class.stages import Stage
@@ -448,15 +448,15 @@ def crisis(rng: random.Random, students: int, upto: int, **options: Any) -> Less
         now = fresh(session)
         for table in now.tables.order_by("number"):
             state = game_of(table)
-            if crisis_play.held_move(table, state) is not None:
+            if crisis_turns.held_move(table, state) is not None:
                 continue
-            for decision in crisis_play.stage_decisions(now, state):
+            for decision in crisis_turns.stage_decisions(now, state):
                 seats = table_seats(table)
                 chief = parties.acting(parties.members(seats, decision.deciders[0]),
-                                       crisis_play.round_of(now))
+                                       crisis_turns.round_of(now))
                 if chief is None or chief.is_bot:
                     continue
-                action = crisis_play.bot_move(table, state, decision,
+                action = crisis_turns.bot_move(table, state, decision,
                                               rng.choice(crisis_bots.POLICIES))
                 return decide(session, decision.id, table, chief,
                               lambda c=chief, d=decision.id, a=action: (
@@ -466,8 +466,8 @@ def crisis(rng: random.Random, students: int, upto: int, **options: Any) -> Less
         return None
 
     def calls() -> Iterator[Call]:
-        while (fresh(session).stage != crisis_play.FINAL
-               and crisis_play.round_of(fresh(session)) <= upto):
+        while (fresh(session).stage != crisis_turns.FINAL
+               and crisis_turns.round_of(fresh(session)) <= upto):
             for _turn in range(200):
                 found = move()
                 if found is None:
@@ -497,7 +497,7 @@ def poleconomy(rng: random.Random, students: int, upto: int, **options: Any) -> 
                                    pol_services.master_government(
                                        session=fresh(session), table=n, members=m, pm=m[0],
                                        expected=fresh(session).stage_id)))
-                pm = pol_rounds.captain_of(seats, state.pm, now.round) if state.pm else None
+                pm = pol_turns.captain_of(seats, state.pm, now.round) if state.pm else None
                 if now.stage == pol_script.PROPOSAL and pm and not pm.is_bot:
                     items = {"salaries": {"pm": rng.choice([10, 15, 20])}}
                     yield decide(session, "proposal", table, pm, lambda s=pm, i=items: (
@@ -506,10 +506,10 @@ def poleconomy(rng: random.Random, students: int, upto: int, **options: Any) -> 
                 if now.stage != pol_script.ORDERS:
                     continue
                 for player in state.players:
-                    captain = pol_rounds.captain_of(seats, player.name, now.round)
+                    captain = pol_turns.captain_of(seats, player.name, now.round)
                     if captain is None or captain.is_bot or rng.random() < 0.2:
                         continue  # a player without orders plays by the NMR rule
-                    orders = pol_rounds.policy_of(table).orders(state, player.name, rng)
+                    orders = pol_turns.policy_of(table).orders(state, player.name, rng)
                     if orders is not None:
                         orders.pop("consent", None)
                         for kind in pol_script.CONSENT_KINDS:

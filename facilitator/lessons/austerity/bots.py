@@ -1,6 +1,6 @@
 """Austerity's bots at a lesson table: a bot Finance Minister plays the engine's decisions
 with a policy of ``games.austerity.bots`` (``sensible`` by default; it plays in
-``deciding.follow``, limited to what the minister answers); a bot voter votes in each table
+``turns.follow``, limited to what the minister answers); a bot voter votes in each table
 ballot for what that policy would do (a motion taking a kind from the minister: no)."""
 
 from __future__ import annotations

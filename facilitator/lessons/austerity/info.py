@@ -9,7 +9,7 @@ from typing import Any
 
 from facilitator import kit
 from facilitator.kit import bags, load_state, table_seats
-from facilitator.lessons.austerity import deciding, modes, motions, pacing, portfolios, script
+from facilitator.lessons.austerity import modes, motions, pacing, portfolios, script, turns
 from facilitator.lessons.austerity import options as lesson_options
 from facilitator.models import ClassSession, Seat, Table
 from games import austerity as engine
@@ -20,7 +20,7 @@ def session_info(session: ClassSession) -> dict[str, Any]:
     return {
         "year": script.year_of(session),
         "tie_rule": str(script.TIE_RULE),
-        "ballot_tie_rule": str(deciding.TIE_RULE),
+        "ballot_tie_rule": str(turns.TIE_RULE),
         "portfolios": bool(session.options.get("portfolios")),
         "same_start": bool(session.options.get("same_start")),
         "timers": lesson_options.timers(session.options),

@@ -2,7 +2,7 @@
 ``"government"``, whose view every seat's phone shows). A Finance Minister, rotating each
 year, takes the engine's decisions on their phone; the whole table votes in secret on each
 year's budget session; students raise motions that the table votes on; the teacher may take
-a kind of decision to a table ballot or over to the console (``deciding``, ``modes``,
+a kind of decision to a table ballot or over to the console (``turns``, ``modes``,
 ``motions``, ``pacing``).
 
 Its screens are ``presenters``/``facts`` with the templates under ``templates/austerity/``,
@@ -37,13 +37,13 @@ from facilitator.kit import Ballot, Lesson, StepPlan
 from facilitator.kit.seating import SeatingPlan
 from facilitator.lessons.austerity import (
     bots,
-    deciding,
     facts,
     info,
     messages,
     options,
     presenters,
     script,
+    turns,
 )
 from facilitator.lessons.austerity import reports as debrief
 from facilitator.lessons.austerity.forms import OptionsForm
@@ -127,7 +127,7 @@ class AusterityLesson(Lesson):
     def on_step(self, table: Table, state: Any, *, before: str, plan: StepPlan,
                 step: TeacherStep) -> Any:
         state = script.on_step(table, state, before=before, plan=plan, step=step)
-        return deciding.follow(table, table.session, state, step)
+        return turns.follow(table, table.session, state, step)
 
     def step_label(self, session: ClassSession, plan: StepPlan, *, votes: int | None,
                    states: dict[int, Any]) -> Any:
@@ -164,7 +164,7 @@ class AusterityLesson(Lesson):
 
     def on_count(self, table: Table, state: Any, decision: str, result: dict[str, Any],
                  step: TeacherStep | None) -> Any:
-        return deciding.on_count(table, state, decision, result, step)
+        return turns.on_count(table, state, decision, result, step)
 
     def count_only_marks_the_bag(self, session: ClassSession, decision: str) -> bool:
         # A budget item counted at its own stage is held back until the teacher moves on
@@ -178,7 +178,7 @@ class AusterityLesson(Lesson):
 
     def bot_action(self, table: Table, session: ClassSession, state: Any,
                    seat: Seat) -> dict[str, Any] | None:
-        return None  # the bot minister plays in deciding.follow (it opens ballots too)
+        return None  # the bot minister plays in turns.follow (it opens ballots too)
 
     def bot_vote(self, state: Any, seat: Seat, bag: Bag, rng: Any) -> str:
         return bots.bot_vote(state, seat, bag, rng)

@@ -5,7 +5,7 @@ What is timed (the platform's stage timer shows the budget session's):
 
 - the minister's pending decision, by its kind: ``draw`` (the window for Actions before the
   next pair: Actions taken in it do not restart it), ``event``, ``cuts``, ``income``. When it
-  runs out the sensible bot's answer to the decision is taken (``deciding.default_answer``:
+  runs out the sensible bot's answer to the decision is taken (``turns.default_answer``:
   never an optional Action; a draw draws). A decision the teacher takes over is not timed;
 - every table ballot of the year (``ballot``: a decision the table votes on, the Actions
   before a draw, a motion): when it runs out the bag is counted, absentees abstain.

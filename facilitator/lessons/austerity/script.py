@@ -193,7 +193,7 @@ def is_budget(decision: str) -> bool:
 
 def count_actions(decision: str, result: dict[str, Any]) -> list[dict[str, Any]]:
     """The engine actions of a counted budget item: what its winning option stands for
-    (a ballot of the year is answered by the lesson's ``on_count``: ``deciding``)."""
+    (a ballot of the year is answered by the lesson's ``on_count``: ``turns``)."""
     if not is_budget(decision):
         return []
     ranked = result["outcome"] if "outcome" in result else ranking(result["tally"])

@@ -28,7 +28,7 @@ from facilitator.kit import (
     table_settle,
     vote_close,
 )
-from facilitator.lessons.austerity import deciding, modes, pacing, script
+from facilitator.lessons.austerity import modes, pacing, script, turns
 from facilitator.lessons.austerity import options as lesson_options
 from facilitator.lessons.austerity.models import Motion
 from facilitator.lessons.austerity.motions import locked_table
@@ -88,7 +88,7 @@ def decide(*, seat_id: int, decision: Any, choice: Any, expected: str | None = N
     state, _e = apply_action(table, state, script.engine_action(wanted, choice),
                              actor=Actor.SEAT, seat=seat, step=step, on_behalf=minister,
                              how=How.CHOSE if minister == seat else How.STAND_IN)
-    state = deciding.follow(table, session, state, step)
+    state = turns.follow(table, session, state, step)
     table_settle(table, session, step, state, seats)
     broadcast.refresh(session.pk, [s.pk for s in seats])
 
@@ -105,7 +105,7 @@ def _teacher_table(session: ClassSession, number: Any, expected: str | None
 def _moved_on(session: ClassSession, table: Table, state: Any) -> None:
     """After the teacher's change at a table: it moves on to its next wait, bots act."""
     step = last_step(session)
-    state = deciding.follow(table, session, state, step)
+    state = turns.follow(table, session, state, step)
     table_settle(table, session, step, state)
     broadcast.refresh(session.pk, table.seats.values_list("pk", flat=True))
 
@@ -188,7 +188,7 @@ def ballot_close(*, session: ClassSession, table: Any, expected: str | None = No
 
 def wait_expire(*, session: ClassSession, table: Any, expected: str | None = None) -> None:
     """A table's timer ran out (the console says so at its zero): its vote is counted, or
-    the minister's decision takes its default (``deciding.default_answer``). Refused before
+    the minister's decision takes its default (``turns.default_answer``). Refused before
     the server's clock says it ran out, and for a table whose wait has no timer. A wait
     whose timer never started (after an Undo) starts it now (committed), and says so."""
     with transaction.atomic():
@@ -221,7 +221,7 @@ def _expire(session: ClassSession, table: Any, expected: str | None) -> int | No
         state = vote_close(found, state, wait[0], step, Actor.TEACHER, confirmed=True)
     else:
         # the minister's timer ran out: its stated default is still the minister's decision
-        state, _e = apply_action(found, state, deciding.default_answer(found, state),
+        state, _e = apply_action(found, state, turns.default_answer(found, state),
                                  actor=Actor.TEACHER, step=step, how=How.TIMER,
                                  on_behalf=script.minister(table_seats(found),
                                                            script.year_of(session)))

@@ -18,9 +18,9 @@ from facilitator.lessons.crisis import (
     debrief,
     messages,
     options,
-    play,
     presenters,
     script,
+    turns,
 )
 from facilitator.lessons.crisis.forms import OptionsForm
 from facilitator.lessons.crisis.seating import seating_error, seating_plan
@@ -96,16 +96,16 @@ class CrisisLesson(Lesson):
         return bots.automatic_action(seats, state)
 
     def held_back(self, table: Table, state: Any) -> Any:
-        # The round's last move waits for the teacher's Evaluation (``play``): the engine
+        # The round's last move waits for the teacher's Evaluation (``turns``): the engine
         # has not played it, so the screens show the game as it is.
         session = table.session
-        if session.stage not in play.STAGE_PHASES or state.phase == OVER:
+        if session.stage not in turns.STAGE_PHASES or state.phase == OVER:
             return None
-        waiting = play.waits_for_teacher(table, session, state, table_seats(table))
+        waiting = turns.waits_for_teacher(table, session, state, table_seats(table))
         return state if waiting else None
 
     def session_info(self, session: ClassSession) -> dict[str, Any]:
-        return {"crisis_round": script.play.round_of(session),
+        return {"crisis_round": script.turns.round_of(session),
                 "rounds": script.rounds_of(session),
                 "crisis_tables": presenters.table_extras(session),
                 "team_size": int(session.options.get("team_size") or 3),

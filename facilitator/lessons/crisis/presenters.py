@@ -2,7 +2,7 @@
 teammates' suggestions, the production planner) and the projector (every table's board).
 
 Nothing here reveals an outcome before the teacher reaches it: at Evaluation the engine has
-already drawn the next round's Event and charged its interest (``play``), so both screens show
+already drawn the next round's Event and charged its interest (``turns``), so both screens show
 that round's Evaluation from its history — never the next Event, and phones not the team's
 board — until the teacher opens the next round.
 """
@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from facilitator.kit import load_state, parties
-from facilitator.lessons.crisis import costs, play, scoring, script, words
+from facilitator.lessons.crisis import costs, scoring, script, turns, words
 from facilitator.lessons.crisis import services as crisis
 from facilitator.lessons.crisis.seating import seating_error, seating_plan
 from facilitator.models import ClassSession, Seat, Table
@@ -27,11 +27,11 @@ from games.crisis import data as crisis_data
 from games.crisis.state import GameState
 
 CLOSING_HINTS = {
-    play.PLAN: gettext_lazy("Next places every Manager not yet placed on Government Subsidy "
+    turns.PLAN: gettext_lazy("Next places every Manager not yet placed on Government Subsidy "
                             "(no Penalty) and takes each open choice's first option."),
-    play.PRODUCE: gettext_lazy("Next gives every team without a confirmed plan the suggested "
+    turns.PRODUCE: gettext_lazy("Next gives every team without a confirmed plan the suggested "
                                "plan."),
-    play.EXPORT: gettext_lazy("Next passes for every team still on Exports."),
+    turns.EXPORT: gettext_lazy("Next passes for every team still on Exports."),
 }
 TRACK_TOP = 45
 ANSWERS = {"place": ("place",), "resolve": ("resolve",), "produce": ("produce",),
@@ -127,25 +127,25 @@ def seat_data(session: ClassSession, seat: Seat, table: Table) -> dict[str, Any]
     team = seat.player_name
     game = engine.view(state, "public")
     seats = list(table.seats.all())
-    mine = play.team_decisions(session, state, team)
-    legal = engine.legal_actions(state, team) if mine or play.may_act_any_time(
+    mine = turns.team_decisions(session, state, team)
+    legal = engine.legal_actions(state, team) if mine or turns.may_act_any_time(
         session, state, team) else []
     now = mine[0] if mine else None
     answering = [a for a in legal
                  if now is not None and a["type"] in ANSWERS[now.kind] and now.kind != "produce"]
     choices = [choice(a, game, state, team) for a in answering]
-    any_time = [choice(a, game) for a in legal if a["type"] in play.ANY_TIME] \
-        if play.may_act_any_time(session, state, team) else []
+    any_time = [choice(a, game) for a in legal if a["type"] in turns.ANY_TIME] \
+        if turns.may_act_any_time(session, state, team) else []
     suggestions = [{"nickname": s.seat.nickname, "mine": s.seat_id == seat.pk,
                     **choice(s.action, game)}
                    for s in crisis.team_suggestions(table, state, team)
                    if now is not None and s.decision == now.id and
                    (s.action["type"] != "produce" or s.seat_id != seat.pk)]
-    held = play.held_move(table, state)
+    held = turns.held_move(table, state)
     groups = grouped(list(zip(answering, choices, strict=True)))
     return {
         "team": team, "letter": words.team_letter(state.names, team),
-        "captain": parties.is_captain(seat, seats, play.round_of(session)),
+        "captain": parties.is_captain(seat, seats, turns.round_of(session)),
         "decision": now.id if now else "", "kind": now.kind if now else "",
         "space": words.space(now.params.get("space", ""), game)
         if now is not None and now.kind == "resolve" else "",
@@ -156,9 +156,9 @@ def seat_data(session: ClassSession, seat: Seat, table: Table) -> dict[str, Any]
         if now is not None and now.kind == "produce" else None,
         "held": words.move(held.action, game) if held and held.action.get("player") == team
         else "",
-        "turn_clock": play.turn_countdown(table, session, state) if now is not None else None,
+        "turn_clock": turns.turn_countdown(table, session, state) if now is not None else None,
         "waiting_for": [words.team_letter(state.names, d.deciders[0])
-                        for d in play.stage_decisions(session, state)],
+                        for d in turns.stage_decisions(session, state)],
     }
 
 
@@ -210,17 +210,17 @@ def phone_context(view: dict[str, Any]) -> dict[str, Any]:
     if not game or "players" not in game:
         return context
     team = data.get("team") or game.get("me")
-    if stage == play.EVALUATION:
+    if stage == turns.EVALUATION:
         context["evaluation"] = evaluation_of(game, round_)
-    elif stage == play.FINAL:
+    elif stage == turns.FINAL:
         context["final"] = True
         number = seat.get("table")
         ranking = (session.get("crisis_tables") or {}).get(number, {}).get("final") or []
         context["result"] = next((r for r in ranking if r["name"] == team), None)
-    if team in game["players"] and stage not in (play.EVALUATION,):
+    if team in game["players"] and stage not in (turns.EVALUATION,):
         context["me"] = team_board(game, team)
         context["hand"] = [words.influence(c) for c in game.get("hand", [])]
-    if stage not in (play.EVALUATION, play.FINAL):
+    if stage not in (turns.EVALUATION, turns.FINAL):
         context["event"] = words.event(game.get("event"))
         context["goal"] = game.get("goal")
     context["crisis"] = data
@@ -239,11 +239,11 @@ def table_extras(session: ClassSession) -> dict[int, dict[str, Any]]:
     out: dict[int, dict[str, Any]] = {}
     for table in session.tables.all():
         state = load_state(table)
-        held = play.waits_for_teacher(table, session, state, list(table.seats.all()))
-        out[table.number] = {"turn_clock": None if held else play.turn_countdown(
+        held = turns.waits_for_teacher(table, session, state, list(table.seats.all()))
+        out[table.number] = {"turn_clock": None if held else turns.turn_countdown(
                                  table, session, state),
                              "held": held}
-        if session.stage == play.FINAL:
+        if session.stage == turns.FINAL:
             scores = scoring.final_scores(table, state, script.rounds_of(session))
             out[table.number]["final"] = ranking(state.names, scores)
     return out
@@ -297,11 +297,11 @@ def projector_table(table: dict[str, Any], session: dict[str, Any],
     names = list(game["players"])
     heads = captains(table["seats"], round_)
     turn = next((d["deciders"][0] for d in game.get("waiting", [])
-                 if d.get("kind") in play.TURN_KINDS), None) \
-        if stage in (play.PLAN, play.EXPORT) and game.get("round") == round_ \
+                 if d.get("kind") in turns.TURN_KINDS), None) \
+        if stage in (turns.PLAN, turns.EXPORT) and game.get("round") == round_ \
         and not extras.get("held") else None
-    evaluation = evaluation_of(game, round_) if stage == play.EVALUATION else None
-    final = extras.get("final") if stage == play.FINAL else None
+    evaluation = evaluation_of(game, round_) if stage == turns.EVALUATION else None
+    final = extras.get("final") if stage == turns.FINAL else None
     last = next((h for h in reversed(game.get("history", [])) if "evaluation" in h), None)
     teams = []
     for n in names:
@@ -312,10 +312,10 @@ def projector_table(table: dict[str, Any], session: dict[str, Any],
                       "credits": p["credits"], "vp": p["vp"],
                       "loans": p["loans"], "companies": len(p["companies"]),
                       "employees": len(p["employees"]), "hand_size": p["hand_size"],
-                      "turn": n == turn and stage in play.STAGE_PHASES,
+                      "turn": n == turn and stage in turns.STAGE_PHASES,
                       "order": game["order"].index(n) + 1})
     teams.sort(key=lambda t: t["order"])
-    show_now = stage not in (play.EVALUATION, play.FINAL)
+    show_now = stage not in (turns.EVALUATION, turns.FINAL)
     return {
         "number": table["number"], "teams": teams, "turn": words.team_letter(names, turn)
         if turn else "", "turn_clock": extras.get("turn_clock"), "held": extras.get("held"),
@@ -334,7 +334,7 @@ def projector_table(table: dict[str, Any], session: dict[str, Any],
         "exports": [words.team_letter(names, n) for n in game.get("exports", [])],
         "producing": [words.team_letter(names, d["deciders"][0]) for d in game.get("waiting", [])
                       if d.get("kind") == "produce"]
-        if stage == play.PRODUCE and not extras.get("held") else [],
+        if stage == turns.PRODUCE and not extras.get("held") else [],
         "evaluation": evaluation, "final": final, "bankrupt": game.get("bankrupt"),
         "last_goal": last["evaluation"]["goal"] if final and last else None,
         "over": game.get("over"),

@@ -10,7 +10,7 @@ variant, ``options.SHORT_ROUNDS``). Stage values are stored in sessions and teac
 they never change.
 
 "Next" closes the stage: every decision of it still unanswered takes its default
-(``play.closing_moves``); into Evaluation, the round's last move (held or default) ends the
+(``turns.closing_moves``); into Evaluation, the round's last move (held or default) ends the
 round at every table.
 """
 
@@ -24,8 +24,8 @@ from django.utils.translation import gettext_lazy
 
 from facilitator.errors import ServiceError
 from facilitator.kit import StepPlan, apply_action, table_seats
-from facilitator.lessons.crisis import play
-from facilitator.lessons.crisis.play import EVALUATION, EVENT, EXPORT, FINAL, PLAN, PRODUCE
+from facilitator.lessons.crisis import turns
+from facilitator.lessons.crisis.turns import EVALUATION, EVENT, EXPORT, FINAL, PLAN, PRODUCE
 from facilitator.models import LOBBY, ClassSession, Table, TableAction, TeacherStep
 from games import crisis as engine
 from games.crisis import cards
@@ -51,7 +51,7 @@ STEP_LABELS = {
     EXPORT: gettext_lazy("Open Exports"),
     EVALUATION: gettext_lazy("Evaluate the round"),
 }
-ALL_PHASES = tuple(p for phases in play.STAGE_PHASES.values() for p in phases)
+ALL_PHASES = tuple(p for phases in turns.STAGE_PHASES.values() for p in phases)
 
 
 def rounds_of(session: ClassSession) -> int:
@@ -59,14 +59,14 @@ def rounds_of(session: ClassSession) -> int:
 
 
 def last_round(session: ClassSession) -> bool:
-    return play.round_of(session) >= rounds_of(session)
+    return turns.round_of(session) >= rounds_of(session)
 
 
 def plan_step(session: ClassSession, tables: list[Table],
               states: Mapping[int, GameState]) -> StepPlan:
     if session.stage == FINAL:
         raise ServiceError("read_only", _("The lesson is over."))
-    round_ = play.round_of(session)
+    round_ = turns.round_of(session)
     if session.stage == EVALUATION:
         if last_round(session) or all(s.phase == OVER for s in states.values()):
             return StepPlan(FINAL, round_, finished=True)
@@ -78,7 +78,7 @@ def plan_step(session: ClassSession, tables: list[Table],
 
 def phases_before(stage: str) -> tuple[str, ...]:
     """The engine phases the stages before ``stage`` hold (closed when it opens)."""
-    return tuple(p for s in ORDER[:ORDER.index(stage)] for p in play.STAGE_PHASES.get(s, ()))
+    return tuple(p for s in ORDER[:ORDER.index(stage)] for p in turns.STAGE_PHASES.get(s, ()))
 
 
 def next_play_stage(session: ClassSession, tables: list[Table],
@@ -87,7 +87,7 @@ def next_play_stage(session: ClassSession, tables: list[Table],
     it are closed with their defaults (Production is skipped when nobody has a Company to run,
     Exports when nobody has a Manager there); Evaluation always comes."""
     for stage in ORDER[ORDER.index(session.stage) + 1:]:
-        if stage not in play.STAGE_PHASES:
+        if stage not in turns.STAGE_PHASES:
             return stage
         for table in tables:
             state = states[table.pk]
@@ -95,10 +95,10 @@ def next_play_stage(session: ClassSession, tables: list[Table],
                 continue
             closed = state.clone()
             seats = table_seats(table)
-            for move in play.closing_moves(table, closed, phases_before(stage), seats,
+            for move in turns.closing_moves(table, closed, phases_before(stage), seats,
                                            end_round=False):
                 closed, _e = engine.apply(closed, move)
-            if play.open_decisions(closed, play.STAGE_PHASES[stage]):
+            if turns.open_decisions(closed, turns.STAGE_PHASES[stage]):
                 return stage
     return EVALUATION
 
@@ -107,12 +107,12 @@ def on_step(table: Table, state: GameState, *, before: str, plan: StepPlan,
             step: TeacherStep) -> GameState:
     """Close the stage the lesson leaves: its unanswered decisions take their defaults; into
     Evaluation, the rest of the round is played out (the held move first)."""
-    if before not in play.STAGE_PHASES:
+    if before not in turns.STAGE_PHASES:
         return state
     end_round = plan.stage == EVALUATION
     phases = ALL_PHASES if end_round else phases_before(plan.stage)
     seats = table_seats(table)
-    for move in play.closing_moves(table, state, phases, seats, end_round=end_round):
+    for move in turns.closing_moves(table, state, phases, seats, end_round=end_round):
         state, _e = apply_action(table, state, move, actor=Actor.TEACHER, step=step)
     return state
 

@@ -2,7 +2,7 @@
 and the teacher's "turns that are due".
 
 Every phone action locks its table (``facilitator.services.seat_turn``), checks the lesson's
-moment (``play``), changes nothing when refused, and tells the screens after the commit.
+moment (``turns``), changes nothing when refused, and tells the screens after the commit.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from facilitator.kit import (
     seat_turn,
     table_settle,
 )
-from facilitator.lessons.crisis import play
+from facilitator.lessons.crisis import turns
 from facilitator.lessons.crisis.models import HeldMove, Suggestion
 from facilitator.models import ClassSession, Seat, Table, TableAction
 from games import crisis as engine
@@ -64,17 +64,17 @@ def _decision_for(session: ClassSession, state: GameState, team: str,
     """The open decision ``action`` answers (None for a repay or an Influence card), or the
     specific refusal."""
     kind = action["type"]
-    if kind in play.ANY_TIME:
-        if not play.may_act_any_time(session, state, team):
+    if kind in turns.ANY_TIME:
+        if not turns.may_act_any_time(session, state, team):
             raise ServiceError("not_now", _("Loans are repaid and Influence cards played on your "
                                             "turn at Planning, or during Production and "
                                             "Exports."), status=409)
         return None
-    if kind not in play.TURN_ACTIONS:
+    if kind not in turns.TURN_ACTIONS:
         raise ServiceError("bad_action", _("Unknown move."))
-    mine = play.team_decisions(session, state, team)
+    mine = turns.team_decisions(session, state, team)
     if not mine:
-        if play.stage_decisions(session, state):
+        if turns.stage_decisions(session, state):
             raise ServiceError("not_your_turn", _("It is not your team's turn."), status=409)
         raise ServiceError("not_now", _("Wait for your teacher to open the next part of the "
                                         "round."), status=409)
@@ -115,12 +115,12 @@ def plan_error(preview: dict[str, Any]) -> str:
 def move_submit(*, seat_id: int, decision: str | None, action: Any,
                 expected: str | None = None, token_hash: str | None = None) -> str:
     """The captain's move for the team: applied now, or held until Evaluation when it would
-    end the round (``play``). Returns "done" or "held"."""
+    end the round (``turns``). Returns "done" or "held"."""
     seat, table, session, seats = seat_turn(seat_id, expected, token_hash, captain_only=True)
     state = load_state(table)
     move, wanted = check_move(session, state, seat.player_name, decision, action)
     step = last_step(session)
-    if wanted is not None and play.ends_round(state, move):
+    if wanted is not None and turns.ends_round(state, move):
         HeldMove.objects.filter(table=table).delete()
         HeldMove.objects.create(table=table, seat=seat, step=step, decision=wanted.id,
                                 action=move, created_at=kit.now())
@@ -136,7 +136,7 @@ def move_submit(*, seat_id: int, decision: str | None, action: Any,
 
 def _suggestion_target(session: ClassSession, state: GameState, seat: Seat,
                        decision: str) -> Decision:
-    wanted = next((d for d in play.team_decisions(session, state, seat.player_name)
+    wanted = next((d for d in turns.team_decisions(session, state, seat.player_name)
                    if d.id == decision), None)
     if wanted is None:
         raise ServiceError("stale_decision", _("That decision is no longer open; your screen "
@@ -240,7 +240,7 @@ def plan_change(*, seat_id: int, decision: str, op: str, company: str | None = N
 
 @transaction.atomic
 def turns_due(*, session: ClassSession, expected: str | None = None) -> list[int]:
-    """Every table whose open turn's time is up takes its default now (``play.turn_due``);
+    """Every table whose open turn's time is up takes its default now (``turns.turn_due``);
     the table numbers."""
     session = locked_session(session)
     check_can_drive(session, expected)

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy
 from facilitator.errors import ServiceError
 from facilitator.kit import Ballot, Lesson, StepPlan, last_step
 from facilitator.kit.seating import SeatingPlan
-from facilitator.lessons.poleconomy import messages, options, presenters, rounds, script
+from facilitator.lessons.poleconomy import messages, options, presenters, script, turns
 from facilitator.lessons.poleconomy.forms import OptionsForm
 from facilitator.lessons.poleconomy.reports import DEBRIEF
 from facilitator.lessons.poleconomy.whatif import WHATIF
@@ -74,7 +74,7 @@ class PoleconomyLesson(Lesson):
 
     def on_step(self, table: Table, state: Any, *, before: str, plan: StepPlan,
                 step: TeacherStep) -> Any:
-        return rounds.on_step(table, state, before=before, plan=plan, step=step)
+        return turns.on_step(table, state, before=before, plan=plan, step=step)
 
     def step_label(self, session: ClassSession, plan: StepPlan, *, votes: int | None,
                    states: dict[int, Any]) -> Any:
@@ -103,9 +103,9 @@ class PoleconomyLesson(Lesson):
 
     def bot_action(self, table: Table, session: ClassSession, state: Any,
                    seat: Seat) -> dict[str, Any] | None:
-        """None: a bot's orders wait with everyone's for the close (``rounds.bot_turn``
+        """None: a bot's orders wait with everyone's for the close (``turns.bot_turn``
         writes them, and casts its token in Parliament's bag)."""
-        rounds.bot_turn(table, session.round, session.stage, state, seat, last_step(session))
+        turns.bot_turn(table, session.round, session.stage, state, seat, last_step(session))
         return None
 
     def held_back(self, table: Table, state: Any) -> Any:

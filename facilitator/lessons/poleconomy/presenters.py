@@ -23,7 +23,7 @@ from django.utils.translation import ngettext
 from facilitator import kit
 from facilitator.kit import bags, load_state, parties, record_actions, remembered
 from facilitator.kit.seating import SeatingPlan
-from facilitator.lessons.poleconomy import events, orderform, rounds, script
+from facilitator.lessons.poleconomy import events, orderform, script, turns
 from facilitator.lessons.poleconomy import options as lesson_options
 from facilitator.lessons.poleconomy.models import PoliticsRequest, Suggestion
 from facilitator.models import ClassSession, Seat, Table
@@ -151,7 +151,7 @@ def proposal_public(table: Table, round_: int, stage: str) -> dict[str, Any] | N
     approved (before that: that one is waiting)."""
     if stage not in (script.ORDERS, script.REPLAY):
         return None
-    proposal = rounds.proposal_of(table, round_)
+    proposal = turns.proposal_of(table, round_)
     if proposal is None or not proposal.items:
         return None
     approved = proposal.approved_by_id is not None
@@ -178,7 +178,7 @@ def replay(table: Table, game: dict[str, Any], round_: int, shown: int) -> dict[
     state = load_state(table)
     all_beats = script.beats(state, round_)
     done = shown + 1 >= len(all_beats)
-    proposal = rounds.proposal_of(table, round_)
+    proposal = turns.proposal_of(table, round_)
     approved = proposal is not None and proposal.approved_by_id is not None
     lines = [beat_lines(beat, approved) for beat in all_beats[:shown + 1]]
     shown_board = game if done else engine_views.view(so_far(table, state, round_, shown),
@@ -227,7 +227,7 @@ def table_screen(session: dict[str, Any], table: Table, public: dict[str, Any]
     proposal = proposal_public(table, round_, stage)
     if proposal is not None:
         proposal["lines"] = proposal_lines(proposal["items"])
-    sent = set(rounds.latest_orders(table, round_)) if stage in (
+    sent = set(turns.latest_orders(table, round_)) if stage in (
         script.PROPOSAL, script.ORDERS) else set()
     out: dict[str, Any] = {**public, "proposal": proposal, "board": game,
                            "consent": consent_progress(table) if stage == script.ORDERS
@@ -287,8 +287,8 @@ def master_panel(table: Table, session: dict[str, Any], game: dict[str, Any]
     proposal with its press release to approve, and the phones' requests. Never a consent
     vote: the bag's count is all."""
     round_ = session["round"]
-    latest = rounds.latest_orders(table, round_)
-    proposal = rounds.proposal_of(table, round_)
+    latest = turns.latest_orders(table, round_)
+    proposal = turns.proposal_of(table, round_)
     state = load_state(table)
     can_correct = session["stage"] in (script.PROPOSAL, script.ORDERS) and state.phase == ORDERS
     players = []
@@ -497,8 +497,8 @@ def seat_info(session: ClassSession, seat: Seat, table: Table) -> dict[str, Any]
     player = seat.player_name
     stage = session.stage
     orders_open = stage in (script.PROPOSAL, script.ORDERS) and state.phase == ORDERS
-    latest = rounds.latest_orders(table, session.round).get(player)
-    proposal = rounds.proposal_of(table, session.round)
+    latest = turns.latest_orders(table, session.round).get(player)
+    proposal = turns.proposal_of(table, session.round)
     is_pm = player == state.pm
     info: dict[str, Any] = {
         "can": {"orders": orders_open,
@@ -531,7 +531,7 @@ def seat_info(session: ClassSession, seat: Seat, table: Table) -> dict[str, Any]
     seats = sorted(table.seats.all(), key=lambda s: s.position or 0)
     team = parties.members(seats, player)
     if len(team) > 1:  # the lesson's captain: a team's students take turns, never its bot
-        captain = rounds.captain_of(seats, player, session.round)
+        captain = turns.captain_of(seats, player, session.round)
         info["party"] = {"name": player, "members": [m.nickname for m in team],
                          "captain": captain.nickname if captain else None,
                          "is_captain": captain == seat}

@@ -27,7 +27,7 @@ from facilitator.kit import (
     seat_turn,
     table_settle,
 )
-from facilitator.lessons.poleconomy import orderform, rounds, script
+from facilitator.lessons.poleconomy import orderform, script, turns
 from facilitator.lessons.poleconomy.models import PoliticsRequest, Proposal, Suggestion
 from facilitator.models import ClassSession, Seat, Table, TableAction, TeacherStep
 from games.core import InvalidAction
@@ -57,7 +57,7 @@ def _turn(seat_id: int, expected: str | None, token_hash: str | None
           ) -> tuple[Seat, Table, ClassSession, list[Seat]]:
     """``seat_turn`` for a player's move: only the team's captain this round makes it."""
     seat, table, session, seats = seat_turn(seat_id, expected, token_hash)
-    if rounds.captain_of(seats, seat.player_name, session.round) != seat:
+    if turns.captain_of(seats, seat.player_name, session.round) != seat:
         raise ServiceError("not_captain", _("Your team's captain makes this move this round."),
                            status=403)
     return seat, table, session, seats
@@ -89,7 +89,7 @@ def orders_send(*, seat_id: int, orders: dict[str, Any] | None, expected: str | 
     state = load_state(table)
     _orders_open(session, state)
     check_player_orders(table, state, seat.player_name, orders)
-    rounds.write_orders(table=table, round_=session.round, player=seat.player_name,
+    turns.write_orders(table=table, round_=session.round, player=seat.player_name,
                         orders=orders, step=_step(session), seat=seat)
     broadcast.refresh(session.pk, [s.pk for s in parties.members(seats, seat.player_name)])
 
@@ -255,7 +255,7 @@ def master_orders(*, session: ClassSession, table: int, player: str,
     if not clear:
         check_player_orders(table_, state, player, orders)
     step = _master_step(session)
-    rounds.write_orders(table=table_, round_=session.round, player=player, orders=orders,
+    turns.write_orders(table=table_, round_=session.round, player=player, orders=orders,
                         step=step, by_master=True, withdrawn=clear)
     _done(session, table_, state, step)
 
@@ -282,7 +282,7 @@ def master_parties(*, session: ClassSession, table: int, declared: dict[str, lis
         raise ServiceError("parties_closed", _("Parties are declared before the first "
                                                "election."), status=409)
     step = _master_step(session)
-    state = rounds.apply(table_, state, {"type": "parties", "parties": declared}, step)
+    state = turns.apply(table_, state, {"type": "parties", "parties": declared}, step)
     _done(session, table_, state, step)
 
 
@@ -298,7 +298,7 @@ def master_government(*, session: ClassSession, table: int, members: list[str] |
     action: dict[str, Any] = ({"type": "no_government"} if members is None
                               else {"type": "government", "members": members, "pm": pm})
     step = _master_step(session)
-    state = rounds.apply(table_, state, action, step)
+    state = turns.apply(table_, state, action, step)
     _done(session, table_, state, step)
 
 
@@ -306,7 +306,7 @@ def master_government(*, session: ClassSession, table: int, members: list[str] |
 def master_press(*, session: ClassSession, table: int, expected: str | None = None) -> None:
     """The game master approves this round's press release: the projector shows it."""
     session, table_, _state = _master_table(session, table, expected)
-    proposal = rounds.proposal_of(table_, session.round)
+    proposal = turns.proposal_of(table_, session.round)
     if proposal is None or not proposal.press_release:
         raise ServiceError("no_press", _("There is no press release to approve."))
     if proposal.approved_by_id is not None:
@@ -324,5 +324,5 @@ def master_end(*, session: ClassSession, table: int, expected: str | None = None
     if state.phase == "over":
         raise ServiceError("game_over", _("The game at this table is already over."))
     step = _master_step(session)
-    state = rounds.apply(table_, state, {"type": "end"}, step)
+    state = turns.apply(table_, state, {"type": "end"}, step)
     _done(session, table_, state, step)

@@ -11,7 +11,7 @@ from datetime import timedelta
 import pytest
 
 from facilitator import clock, selectors, services
-from facilitator.lessons.austerity import deciding, modes, options, pacing
+from facilitator.lessons.austerity import modes, options, pacing, turns
 from facilitator.lessons.austerity import services as aus_services
 from facilitator.lessons.austerity.lesson import LESSON
 from facilitator.models import Table
@@ -87,7 +87,7 @@ def test_a_ministers_timer_that_ran_out_takes_the_sensible_answer(later) -> None
         aus_services.wait_expire(session=fresh(session), table=1)
     assert caught.value.code == "not_yet"
     later(options.DEFAULT_TIMERS["draw"] + 1)
-    expected = deciding.default_answer(Table.objects.get(pk=table.pk), state_of(table))
+    expected = turns.default_answer(Table.objects.get(pk=table.pk), state_of(table))
     aus_services.wait_expire(session=fresh(session), table=1)
     assert log_of(table) == [("teacher", expected)] and expected["type"] == "draw"
 

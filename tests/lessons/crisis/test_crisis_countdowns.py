@@ -13,8 +13,8 @@ from django.utils import translation
 
 from facilitator import clock, parties, services
 from facilitator import log as log_module
-from facilitator.lessons.crisis import play
 from facilitator.lessons.crisis import services as crisis
+from facilitator.lessons.crisis import turns
 from facilitator.lessons.crisis.lesson import LESSON
 from facilitator.models import Seat
 from tests.facilitator.countdowns import console_page, countdowns, phone_page
@@ -62,7 +62,7 @@ def test_a_turn_counts_down_on_the_projector_and_its_teams_phones_only(at) -> No
     session = advance(started(4, team_size=2, turn_seconds=30))
     table = human_table(session)
     team = waiting(table).deciders[0]
-    ends = play.turn_started(table, session).timestamp() + 30
+    ends = turns.turn_started(table, session).timestamp() + 30
     at(5)
     (shown,) = countdowns(console_page(fresh(session)))
     assert shown.ends_at == pytest.approx(ends) and shown.left == 25
@@ -81,7 +81,7 @@ def test_production_counts_down_on_the_projector_and_every_planning_teams_phones
     ends = session.timer["ends_at"]
     (shown,) = countdowns(console_page(fresh(session)))
     assert shown.ends_at == pytest.approx(ends)
-    planning = [d.deciders[0] for d in play.stage_decisions(session, state_of(human_table(
+    planning = [d.deciders[0] for d in turns.stage_decisions(session, state_of(human_table(
         session))) if d.kind == "produce"]
     assert planning
     for team in planning:
@@ -103,7 +103,7 @@ def test_a_paused_lessons_turn_stands_still_takes_no_default_and_goes_on_after_i
     assert mine.paused and mine.left == 20
     services.session_pause(session=fresh(session), paused=False)
     at(105)
-    assert play.turn_left(table, fresh(session), state_of(table)) == 15
+    assert turns.turn_left(table, fresh(session), state_of(table)) == 15
     with pytest.raises(services.ServiceError) as caught:
         crisis.turns_due(session=fresh(session), expected=fresh(session).stage_id)
     assert caught.value.code == "no_turn_due"

@@ -15,7 +15,7 @@ from django.utils import translation
 
 from facilitator import clock, messages, parties, presence, services
 from facilitator import log as log_module
-from facilitator.lessons.crisis import play, script
+from facilitator.lessons.crisis import script, turns
 from facilitator.lessons.crisis import services as crisis
 from facilitator.lessons.crisis.lesson import LESSON
 from facilitator.lessons.crisis.models import HeldMove, Suggestion
@@ -70,7 +70,7 @@ def state_of(table: Table) -> Any:
 
 def captain(session: ClassSession, table: Table, team: str) -> Seat:
     seats = list(table.seats.all())
-    chosen = parties.acting(parties.members(seats, team), play.round_of(fresh(session)))
+    chosen = parties.acting(parties.members(seats, team), turns.round_of(fresh(session)))
     assert chosen is not None
     return chosen
 
@@ -296,7 +296,7 @@ def test_a_turn_not_taken_in_time_puts_the_manager_on_government_subsidy(
     after = state_of(table)
     assert after.placements["government-subsidy"] == [team]
     assert after.player(team).vp == vp_before and after.player(team).penalty == 0
-    assert play.turn_left(table, fresh(session), after) == 30  # the next team's turn is fresh
+    assert turns.turn_left(table, fresh(session), after) == 30  # the next team's turn is fresh
 
 
 def test_an_overdue_turn_takes_its_default_when_anything_happens_at_the_table(
@@ -316,7 +316,7 @@ def test_no_timer_means_a_turn_waits_for_the_team(monkeypatch: pytest.MonkeyPatc
     later(monkeypatch, 3600)
     with pytest.raises(services.ServiceError):
         crisis.turns_due(session=fresh(session), expected=session.stage_id)
-    assert play.turn_left(table, fresh(session), state_of(table)) is None
+    assert turns.turn_left(table, fresh(session), state_of(table)) is None
 
 
 # ------------------------------------------------------------------ closing a stage
@@ -343,7 +343,7 @@ def test_next_opens_production_when_a_team_has_a_company_to_run() -> None:
     place(session, table, "company-1")
     session = advance(session)
     assert session.stage == "production"
-    assert play.stage_decisions(session, state_of(table))
+    assert turns.stage_decisions(session, state_of(table))
 
 
 def test_the_rounds_last_move_is_held_until_the_teacher_reaches_evaluation() -> None:
@@ -571,7 +571,7 @@ def test_undoing_the_evaluation_brings_the_held_move_back_as_it_was() -> None:
     assert state_of(table).round == 2
     services.session_undo(session=fresh(session), expected=fresh(session).stage_id)
     assert fresh(session).stage == "exports" and state_of(table).round == 1
-    assert play.held_move(Table.objects.get(pk=table.pk), state_of(table)) is not None
+    assert turns.held_move(Table.objects.get(pk=table.pk), state_of(table)) is not None
 
 
 def test_a_phone_without_a_socket_moves_by_a_plain_form_post() -> None:

@@ -11,8 +11,8 @@ import pytest
 from django.utils import translation
 
 from facilitator import parties, presence, selectors, services
-from facilitator.lessons.crisis import play
 from facilitator.lessons.crisis import services as crisis
+from facilitator.lessons.crisis import turns
 from facilitator.lessons.crisis.lesson import LESSON
 from facilitator.log import load_state, verify_table
 from facilitator.models import ClassSession, Seat, Table
@@ -36,7 +36,7 @@ def state_of(table: Table) -> Any:
 
 def captain_of(session: ClassSession, table: Table, team: str) -> Seat:
     chosen = parties.acting(parties.members(table.seats.all(), team),
-                             play.round_of(fresh(session)))
+                             turns.round_of(fresh(session)))
     assert chosen is not None
     return chosen
 

@@ -14,8 +14,8 @@ from django.template.loader import render_to_string
 from django.test import Client
 
 from facilitator import parties, selectors
-from facilitator.lessons.crisis import play
 from facilitator.lessons.crisis import services as crisis
+from facilitator.lessons.crisis import turns
 from facilitator.lessons.crisis.lesson import LESSON
 from facilitator.lessons.crisis.models import HeldMove
 from facilitator.screens import phone_context, projector_context
@@ -160,7 +160,7 @@ def test_the_console_page_and_the_phone_page_render_over_http() -> None:
     teacher.force_login(session.owner)
     page = teacher.get(f"/teacher/lessons/{session.pk}/")
     assert page.status_code == 200 and b"crisis.css" in page.content
-    assert play.round_of(session) == 1 and LESSON.templates["phone"]
+    assert turns.round_of(session) == 1 and LESSON.templates["phone"]
 
 
 def test_a_table_whose_game_ended_says_so_while_the_lesson_goes_on() -> None:
@@ -258,7 +258,7 @@ def test_a_bot_teams_round_ending_move_waits_and_the_projector_says_so() -> None
     table = human_table(session)
     session = advance(session)  # Planning closes with defaults; the bots bought a Company
     assert session.stage == "production"
-    (decision,) = play.stage_decisions(session, state_of(table))
+    (decision,) = turns.stage_decisions(session, state_of(table))
     assert captain(session, table, decision.deciders[0]).is_bot
     assert not HeldMove.objects.exists()  # its plan would end the round: it waits
     page = console_html(session)

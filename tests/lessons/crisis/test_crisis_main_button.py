@@ -39,7 +39,7 @@ def busy_first_round(session: ClassSession) -> None:
     """Round 1: a team invests in a Company and another goes to Exports, so Exports opens;
     later rounds are left to the defaults (a Manager on Government Subsidy), so nobody has
     anything to export and Exports is skipped."""
-    if session.stage == script.PLAN and script.play.round_of(session) == 1:
+    if session.stage == script.PLAN and script.turns.round_of(session) == 1:
         busy_round(session, human_table(session))
 
 

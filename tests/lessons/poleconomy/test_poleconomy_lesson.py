@@ -619,9 +619,9 @@ def test_bots_complete_the_last_team_and_a_teams_students_send_its_orders() -> N
     last = [s for s in seats if s.player_name == "Team 3"]
     student = next(s for s in last if not s.is_bot)
     for round_ in (1, 2):  # whatever the rotation, the team's one student is its captain
-        from facilitator.lessons.poleconomy import rounds
+        from facilitator.lessons.poleconomy import turns
 
-        assert rounds.captain_of(seats, "Team 3", round_) == student
+        assert turns.captain_of(seats, "Team 3", round_) == student
     pol.orders_send(seat_id=student.pk, orders=ROLL, expected=session.stage_id)
     assert PendingOrders.objects.get(player="Team 3").seat == student
     info = LESSON.seat_info(fresh(session), student, table, [])

@@ -84,12 +84,12 @@ def test_a_round_with_a_coalition_a_consent_vote_a_press_release_and_an_auction(
 
     def phone(player: str, captain: bool = True) -> Page:
         """The phone of a team's captain this round (or its other member)."""
-        from facilitator.lessons.poleconomy import rounds
+        from facilitator.lessons.poleconomy import turns
 
         def find() -> str:
             table = Table.objects.get(session=session)
             team = [s for s in table.seats.order_by("position") if s.player_name == player]
-            chief = rounds.captain_of(team, player, fresh(session).round)
+            chief = turns.captain_of(team, player, fresh(session).round)
             return next(s.nickname for s in team if (s == chief) == captain)
 
         page = phones[db(find)]
