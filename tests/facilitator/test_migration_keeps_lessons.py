@@ -313,7 +313,7 @@ def test_a_lesson_stored_before_the_upgrade_is_continued_exported_and_printed_af
 
         from facilitator import services
         from facilitator.consumers import SEAT_COOKIE
-        from facilitator.lessons.state_in_class.reports import class_handout
+        from facilitator.lessons.state_in_class.debrief import class_handout
         from facilitator.log import engine_of, load_state, verify_table
         from facilitator.models import BallotReceipt, ClassSession, LedgerEntry
         from facilitator.reports.export import table_record

@@ -269,7 +269,7 @@ def csv_tallies(session: ClassSession, kind: str) -> list[dict[str, int]]:
     import csv
     import io
 
-    from facilitator.lessons.state_in_class.reports.spreadsheets import rounds_csv
+    from facilitator.lessons.state_in_class.debrief.spreadsheets import rounds_csv
 
     prefix = "tax_votes_" if kind == "tax" else "budget_votes_"
     out = []

@@ -17,7 +17,7 @@ import pytest
 from django.template.loader import render_to_string
 
 from facilitator import services
-from facilitator.lessons.state_in_class.reports import handouts, spreadsheets
+from facilitator.lessons.state_in_class.debrief import handouts, spreadsheets
 from facilitator.log import game_record
 from facilitator.models import ClassSession
 from facilitator.screens import projector_context

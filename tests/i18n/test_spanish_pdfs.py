@@ -15,7 +15,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from facilitator.lessons.state_in_class.reports import handouts as pdf
+from facilitator.lessons.state_in_class.debrief import handouts as pdf
 from facilitator.models import ClassSession
 from tests.i18n.text import english_left, page_text
 from tests.reports.conftest import pdf_text

@@ -19,10 +19,10 @@ from django.core.cache import cache
 from django.test import Client
 from django.utils import translation
 
-from facilitator.lessons.austerity.reports import handouts as austerity_handouts
+from facilitator.lessons.austerity.debrief import handouts as austerity_handouts
 from facilitator.lessons.crisis import debrief as crisis_debrief
-from facilitator.lessons.poleconomy import reports as poleconomy_reports
-from facilitator.lessons.state_in_class.reports import handouts as sic_handouts
+from facilitator.lessons.poleconomy import debrief as poleconomy_reports
+from facilitator.lessons.state_in_class.debrief import handouts as sic_handouts
 from facilitator.log import game_record
 from facilitator.models import (
     ClassSession,

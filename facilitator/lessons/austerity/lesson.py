@@ -6,7 +6,7 @@ a kind of decision to a table ballot or over to the console (``turns``, ``modes`
 ``motions``, ``pacing``).
 
 Its screens are ``presenters``/``facts`` with the templates under ``templates/austerity/``,
-its debrief ``reports/`` (``tests/lessons/austerity/``, browser tests included).
+its debrief ``debrief/`` (``tests/lessons/austerity/``, browser tests included).
 
 Seats keep their own names (every seat is a voter of its own: one token per student in
 every bag); the engine config names no players, since the whole table is the engine's one
@@ -37,6 +37,7 @@ from facilitator.kit import Ballot, Lesson, StepPlan
 from facilitator.kit.seating import SeatingPlan
 from facilitator.lessons.austerity import (
     bots,
+    debrief,
     facts,
     info,
     messages,
@@ -45,7 +46,6 @@ from facilitator.lessons.austerity import (
     script,
     turns,
 )
-from facilitator.lessons.austerity import reports as debrief
 from facilitator.lessons.austerity.forms import OptionsForm
 from facilitator.lessons.austerity.seating import seating_error, seating_plan
 from facilitator.lessons.austerity.whatif import WHATIF

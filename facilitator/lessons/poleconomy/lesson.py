@@ -19,8 +19,8 @@ from facilitator.errors import ServiceError
 from facilitator.kit import Ballot, Lesson, StepPlan, last_step
 from facilitator.kit.seating import SeatingPlan
 from facilitator.lessons.poleconomy import messages, options, presenters, script, turns
+from facilitator.lessons.poleconomy.debrief import DEBRIEF
 from facilitator.lessons.poleconomy.forms import OptionsForm
-from facilitator.lessons.poleconomy.reports import DEBRIEF
 from facilitator.lessons.poleconomy.whatif import WHATIF
 from facilitator.models import ClassSession, Seat, Table, TeacherStep
 from games.poleconomy.state import OVER

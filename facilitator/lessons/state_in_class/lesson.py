@@ -14,6 +14,7 @@ from facilitator.kit import Ballot, Lesson, StepPlan, number_field
 from facilitator.kit.seating import SeatingPlan
 from facilitator.lessons.state_in_class import (
     bots,
+    debrief,
     messages,
     pacing,
     presenters,
@@ -21,7 +22,6 @@ from facilitator.lessons.state_in_class import (
     seating,
     undo,
 )
-from facilitator.lessons.state_in_class import reports as debrief
 from facilitator.lessons.state_in_class.forms import OptionsForm
 from facilitator.lessons.state_in_class.stages import Stage
 from facilitator.lessons.state_in_class.whatif import WHATIF

@@ -16,8 +16,8 @@ from django.utils import translation
 from PIL import Image
 
 from facilitator.lessons.austerity import portfolios, script
+from facilitator.lessons.austerity.debrief import handouts
 from facilitator.lessons.austerity.lesson import LESSON
-from facilitator.lessons.austerity.reports import handouts
 from facilitator.lessons.austerity.scoring import UNFINISHED_RULE
 from facilitator.log import replay_table
 from facilitator.models import Bag, ClassSession, Table

@@ -13,8 +13,8 @@ from django.utils import translation
 
 from facilitator.lessons.austerity import presenters
 from facilitator.lessons.austerity import services as aus_services
+from facilitator.lessons.austerity.debrief import story
 from facilitator.lessons.austerity.lesson import LESSON
-from facilitator.lessons.austerity.reports import story
 from facilitator.models import Table
 from games import austerity as engine
 from tests.facilitator.lesson import deterministic, fresh

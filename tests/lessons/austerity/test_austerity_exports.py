@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from facilitator.lessons.austerity import portfolios
-from facilitator.lessons.austerity.reports import results_csv, rounds_csv
-from facilitator.lessons.austerity.reports.spreadsheets import RESULT_COLUMNS, ROUND_COLUMNS
+from facilitator.lessons.austerity.debrief import results_csv, rounds_csv
+from facilitator.lessons.austerity.debrief.spreadsheets import RESULT_COLUMNS, ROUND_COLUMNS
 from facilitator.log import replay_table
 from facilitator.models import ClassSession, TableAction
 from facilitator.reports.export import table_record

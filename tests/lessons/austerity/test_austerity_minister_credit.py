@@ -15,7 +15,7 @@ from django.utils import translation
 from facilitator import clock, parties
 from facilitator.lessons.austerity import modes, options
 from facilitator.lessons.austerity import services as aus_services
-from facilitator.lessons.austerity.reports import spreadsheets, story
+from facilitator.lessons.austerity.debrief import spreadsheets, story
 from facilitator.models import Table
 from tests.facilitator.lesson import fresh
 from tests.lessons.austerity.austerity_lesson import (

@@ -12,8 +12,8 @@ from django.template.loader import render_to_string
 from facilitator import selectors, services
 from facilitator.lessons.austerity import motions, presenters
 from facilitator.lessons.austerity import services as aus_services
+from facilitator.lessons.austerity.debrief import story
 from facilitator.lessons.austerity.lesson import LESSON
-from facilitator.lessons.austerity.reports import story
 from facilitator.models import ClassSession, Table
 from tests.facilitator.lesson import deterministic, fresh
 from tests.lessons.austerity.austerity_lesson import (

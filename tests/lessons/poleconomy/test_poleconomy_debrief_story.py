@@ -13,7 +13,8 @@ from django.utils import formats, timezone
 
 from facilitator import services
 from facilitator.kit.reports import DEFAULT_PAPER
-from facilitator.lessons.poleconomy import reports, script
+from facilitator.lessons.poleconomy import debrief as reports
+from facilitator.lessons.poleconomy import script
 from facilitator.lessons.poleconomy import services as pol
 from facilitator.models import Bag
 from tests.lessons.poleconomy.test_poleconomy_lesson_screens import Lesson

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.utils import translation
 
-from facilitator.lessons.state_in_class.reports import questions
+from facilitator.lessons.state_in_class.debrief import questions
 from facilitator.lessons.state_in_class.words import tension_line, tension_reason
 from games.state_in_class import data
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from facilitator.lessons.state_in_class.reports import spreadsheets
+from facilitator.lessons.state_in_class.debrief import spreadsheets
 from facilitator.log import replay_table
 from facilitator.reports import export
 from games.registry import replay

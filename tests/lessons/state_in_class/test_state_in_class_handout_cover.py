@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 
-from facilitator.lessons.state_in_class.reports.story import teacher_name
+from facilitator.lessons.state_in_class.debrief.story import teacher_name
 
 
 def test_a_teacher_without_a_full_name_is_not_named_by_their_login():

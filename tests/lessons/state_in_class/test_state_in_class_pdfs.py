@@ -13,7 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from PIL import Image
 
-from facilitator.lessons.state_in_class.reports import handouts
+from facilitator.lessons.state_in_class.debrief import handouts
 from facilitator.log import replay_table
 from facilitator.models import ClassSession, Seat
 from facilitator.reports import pdf

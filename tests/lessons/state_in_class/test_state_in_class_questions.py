@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from facilitator.lessons.state_in_class.reports import questions
-from facilitator.lessons.state_in_class.reports.story import lesson_students, table_story
+from facilitator.lessons.state_in_class.debrief import questions
+from facilitator.lessons.state_in_class.debrief.story import lesson_students, table_story
 from facilitator.log import replay_table
 from tests.reports.conftest import finished_lessons
 

@@ -33,7 +33,7 @@ def test_a_voter_whose_token_was_set_aside_is_not_told_they_did_not_vote():
 
 
 def test_the_handout_tells_the_bag_closed_unopened_with_its_tokens():
-    from facilitator.lessons.state_in_class.reports.story import table_story
+    from facilitator.lessons.state_in_class.debrief.story import table_story
 
     session, _tokens = started(6)
     all_pacts(session)

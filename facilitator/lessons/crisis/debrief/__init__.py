@@ -31,7 +31,8 @@ from facilitator.kit.reports import (
     write_pdf,
 )
 from facilitator.kit.reports import turning_points as whatif_turning_points
-from facilitator.lessons.crisis import charts, chronicle, scoring, script, words
+from facilitator.lessons.crisis import scoring, script, words
+from facilitator.lessons.crisis.debrief import charts, chronicle
 from facilitator.models import ClassSession, Table
 from games.crisis import data
 

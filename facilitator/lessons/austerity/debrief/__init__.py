@@ -5,14 +5,14 @@ exports (``spreadsheets``). The game records (JSON) are the platform's
 
 from typing import Any
 
-from facilitator.lessons.austerity.reports.handouts import (
+from facilitator.lessons.austerity.debrief.handouts import (
     class_handout,
     class_html,
     student_handouts,
     students_html,
 )
-from facilitator.lessons.austerity.reports.spreadsheets import results_csv, rounds_csv
-from facilitator.lessons.austerity.reports.story import lesson_story, table_story
+from facilitator.lessons.austerity.debrief.spreadsheets import results_csv, rounds_csv
+from facilitator.lessons.austerity.debrief.story import lesson_story, table_story
 from facilitator.models import ClassSession
 
 

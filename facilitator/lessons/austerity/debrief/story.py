@@ -38,9 +38,9 @@ from django.utils.translation import ngettext
 from facilitator.kit import engine_of, record_actions
 from facilitator.lessons.austerity import explaining, portfolios, script
 from facilitator.lessons.austerity import motions as lesson_motions
+from facilitator.lessons.austerity.debrief import charts, words
+from facilitator.lessons.austerity.debrief.charts import Sample
 from facilitator.lessons.austerity.models import TablePlay
-from facilitator.lessons.austerity.reports import charts, words
-from facilitator.lessons.austerity.reports.charts import Sample
 from facilitator.lessons.austerity.scoring import UNFINISHED_RULE, CountryResult, country_result
 from facilitator.models import Bag, ClassSession, Seat, Table, TableAction
 from games.austerity import data

@@ -18,7 +18,7 @@ from typing import Any
 
 from facilitator.kit.reports import csv_text
 from facilitator.lessons.austerity import portfolios, script
-from facilitator.lessons.austerity.reports.story import (
+from facilitator.lessons.austerity.debrief.story import (
     SeatInfo,
     TableStory,
     ballot_year,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from facilitator.kit.reports import csv_text, pseudonyms
-from facilitator.lessons.state_in_class.reports.story import TableStory, start_tension, table_story
+from facilitator.lessons.state_in_class.debrief.story import TableStory, start_tension, table_story
 from facilitator.models import ClassSession
 from games.state_in_class import data
 

@@ -22,8 +22,8 @@ from facilitator.kit.reports import (
     turning_points,
     write_pdf,
 )
-from facilitator.lessons.state_in_class.reports import questions
-from facilitator.lessons.state_in_class.reports.story import (
+from facilitator.lessons.state_in_class.debrief import questions
+from facilitator.lessons.state_in_class.debrief.story import (
     LessonStory,
     StudentStory,
     TableStory,

@@ -24,9 +24,9 @@ from facilitator.kit.reports import (
     turning_points,
     write_pdf,
 )
-from facilitator.lessons.austerity.reports import questions
-from facilitator.lessons.austerity.reports.charts import compare_chart, debt_chart, tracks_chart
-from facilitator.lessons.austerity.reports.story import (
+from facilitator.lessons.austerity.debrief import questions
+from facilitator.lessons.austerity.debrief.charts import compare_chart, debt_chart, tracks_chart
+from facilitator.lessons.austerity.debrief.story import (
     LessonStory,
     StudentStory,
     TableStory,

@@ -21,7 +21,7 @@ from facilitator.kit.charts import num as _num
 from facilitator.kit.charts import svg as _svg
 from facilitator.kit.charts import text as _text
 from facilitator.kit.charts import uid as _uid
-from facilitator.lessons.austerity.reports import words
+from facilitator.lessons.austerity.debrief import words
 from games.austerity import data
 
 

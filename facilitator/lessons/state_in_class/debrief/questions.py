@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from facilitator.lessons.state_in_class.reports.story import StudentStory, TableStory
+from facilitator.lessons.state_in_class.debrief.story import StudentStory, TableStory
 from facilitator.lessons.state_in_class.words import (
     RULE_TENSION,
     coins,

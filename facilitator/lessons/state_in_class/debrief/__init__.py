@@ -3,14 +3,14 @@
 
 from typing import Any
 
-from facilitator.lessons.state_in_class.reports.handouts import (
+from facilitator.lessons.state_in_class.debrief.handouts import (
     class_handout,
     class_html,
     student_handouts,
     students_html,
 )
-from facilitator.lessons.state_in_class.reports.spreadsheets import results_csv, rounds_csv
-from facilitator.lessons.state_in_class.reports.story import lesson_story, table_story
+from facilitator.lessons.state_in_class.debrief.spreadsheets import results_csv, rounds_csv
+from facilitator.lessons.state_in_class.debrief.story import lesson_story, table_story
 from facilitator.models import ClassSession
 
 

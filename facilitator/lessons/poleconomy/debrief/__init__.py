@@ -27,7 +27,7 @@ from facilitator.kit.reports import (
     write_pdf,
 )
 from facilitator.lessons.poleconomy import presenters
-from facilitator.lessons.poleconomy import story as pol_story
+from facilitator.lessons.poleconomy.debrief import story as pol_story
 from facilitator.lessons.poleconomy.models import Proposal
 from facilitator.models import ClassSession, Table
 from games.registry import get_engine

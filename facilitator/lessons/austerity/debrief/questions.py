@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from facilitator.lessons.austerity.reports import words
-from facilitator.lessons.austerity.reports.story import StudentStory, TableStory
+from facilitator.lessons.austerity.debrief import words
+from facilitator.lessons.austerity.debrief.story import StudentStory, TableStory
 from facilitator.lessons.austerity.scoring import LOST, WON
 from games.austerity import data
 
