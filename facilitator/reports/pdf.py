@@ -1,5 +1,5 @@
 """The PDF shell every lesson module's debrief handouts share: Django templates rendered to
-HTML, then WeasyPrint (a module's handouts: its ``reports`` package, e.g.
+HTML, then WeasyPrint (a module's handouts: its ``debrief`` package, e.g.
 ``facilitator/lessons/state_in_class/debrief/handouts.py``).
 
 Handouts are built on demand from the log (never stored), in the session's language (or the one
