@@ -15,11 +15,12 @@ from __future__ import annotations
 import base64
 import functools
 import re
+from collections.abc import Callable
 from html import escape, unescape
 from typing import Any
 
 from django.contrib.staticfiles import finders
-from django.utils import translation
+from django.utils import formats, timezone, translation
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from weasyprint import CSS, HTML
@@ -115,6 +116,24 @@ class _ReportHTML(HTML):
 
     def _ua_stylesheets(self, forms: bool = False) -> list[CSS]:
         return [_static_css("print-ua.css")]
+
+
+def lesson_date(session: ClassSession) -> str:
+    """The day the lesson was played (or created, before it started), as the active language
+    writes it: every handout's cover and running header."""
+    when = session.started_at or session.created_at
+    return formats.date_format(timezone.localtime(when), "DATE_FORMAT") if when else ""
+
+
+def handout_pdf(session: ClassSession, html: Callable[..., str], *, language: str | None,
+                **options: Any) -> bytes:
+    """A handout's PDF in ``language`` (default: the lesson's): the module's ``html(session,
+    language=..., **options)`` (its template filled in that language), written with the page
+    headers and "Page X of Y" in the same language."""
+    language = language or session.language
+    page = html(session, language=language, **options)
+    with translation.override(language):
+        return write_pdf(page)
 
 
 def write_pdf(html: str) -> bytes:

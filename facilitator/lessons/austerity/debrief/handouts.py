@@ -21,8 +21,8 @@ from facilitator.kit.reports import (
     DEFAULT_PAPER,
     base_context,
     chart_img,
+    handout_pdf,
     turning_points,
-    write_pdf,
 )
 from facilitator.lessons.austerity.debrief import questions
 from facilitator.lessons.austerity.debrief.charts import compare_chart, debt_chart, tracks_chart
@@ -95,9 +95,7 @@ def class_html(session: ClassSession, *, paper: str, language: str | None = None
 def class_handout(session: ClassSession, *, paper: str = DEFAULT_PAPER,
                   language: str | None = None) -> bytes:
     """The class handout (one PDF for the lesson), in ``language`` (default: the lesson's)."""
-    html = class_html(session, paper=paper, language=language)
-    with translation.override(language or session.language):
-        return write_pdf(html)
+    return handout_pdf(session, class_html, language=language, paper=paper)
 
 
 # --------------------------------------------------------------------------- students
@@ -134,6 +132,5 @@ def student_handouts(session: ClassSession, *, paper: str = DEFAULT_PAPER,
                      seat_id: int | None = None, language: str | None = None) -> bytes:
     """One page per student, all in one PDF (or just ``seat_id``'s page), in ``language``
     (default: the lesson's)."""
-    html = students_html(session, paper=paper, seat_id=seat_id, language=language)
-    with translation.override(language or session.language):
-        return write_pdf(html)
+    return handout_pdf(session, students_html, language=language, paper=paper,
+                       seat_id=seat_id)

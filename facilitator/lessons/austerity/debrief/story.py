@@ -31,11 +31,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from facilitator.kit import engine_of, record_actions
+from facilitator.kit.reports import lesson_date
 from facilitator.lessons.austerity import explaining, portfolios, script
 from facilitator.lessons.austerity import motions as lesson_motions
 from facilitator.lessons.austerity.debrief import charts, words
@@ -803,10 +803,6 @@ def teacher_name(user: AbstractBaseUser) -> str:
     full = getattr(user, "get_full_name", lambda: "")()
     return full or user.get_username()
 
-
-def lesson_date(session: ClassSession) -> str:
-    when = session.started_at or session.created_at
-    return formats.date_format(timezone.localtime(when), "DATE_FORMAT") if when else ""
 
 
 def lesson_story(session: ClassSession, *, with_charts: bool = True) -> LessonStory:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.template.loader import render_to_string
-from django.utils import formats, timezone, translation
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -28,7 +28,8 @@ from facilitator.kit.reports import (
     base_context,
     chart_img,
     csv_text,
-    write_pdf,
+    handout_pdf,
+    lesson_date,
 )
 from facilitator.kit.reports import turning_points as whatif_turning_points
 from facilitator.lessons.crisis import scoring, script, words
@@ -158,10 +159,6 @@ class TableStory:
     def winners(self) -> list[str]:
         return [t.label for t in self.teams if t.score.get("winner")]
 
-
-def lesson_date(session: ClassSession) -> str:
-    when = session.started_at or session.created_at
-    return formats.date_format(timezone.localtime(when), "DATE_FORMAT") if when else ""
 
 
 def letters_said(letters: list[str]) -> str:
@@ -393,9 +390,7 @@ def class_html(session: ClassSession, *, paper: str, language: str | None = None
 
 def class_handout(session: ClassSession, *, paper: str = DEFAULT_PAPER,
                   language: str | None = None) -> bytes:
-    html = class_html(session, paper=paper, language=language)
-    with translation.override(language or session.language):
-        return write_pdf(html)
+    return handout_pdf(session, class_html, language=language, paper=paper)
 
 
 def students_html(session: ClassSession, *, paper: str, seat_id: int | None = None,
@@ -428,6 +423,5 @@ def students_html(session: ClassSession, *, paper: str, seat_id: int | None = No
 
 def student_handouts(session: ClassSession, *, paper: str = DEFAULT_PAPER,
                      seat_id: int | None = None, language: str | None = None) -> bytes:
-    html = students_html(session, paper=paper, seat_id=seat_id, language=language)
-    with translation.override(language or session.language):
-        return write_pdf(html)
+    return handout_pdf(session, students_html, language=language, paper=paper,
+                       seat_id=seat_id)

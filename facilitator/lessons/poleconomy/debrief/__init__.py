@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.template.loader import render_to_string
-from django.utils import formats, timezone, translation
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
@@ -22,9 +22,10 @@ from facilitator.kit.reports import (
     DEFAULT_PAPER,
     base_context,
     csv_text,
+    handout_pdf,
+    lesson_date,
     pseudonyms,
     turning_points,
-    write_pdf,
 )
 from facilitator.lessons.poleconomy import presenters
 from facilitator.lessons.poleconomy.debrief import story as pol_story
@@ -234,12 +235,6 @@ PM_QUESTION = gettext_noop("You were Prime Minister: whom did your proposals hel
                            "Parliament agree? What would you propose now?")
 
 
-def lesson_date(session: ClassSession) -> str:
-    """The day the lesson was played (or created, before it started), as the language writes
-    it."""
-    when = getattr(session, "started_at", None) or session.created_at
-    return formats.date_format(timezone.localtime(when), "DATE_FORMAT") if when else ""
-
 
 def _ranking(final: dict[str, Any]) -> list[dict[str, Any]]:
     rows = sorted(({"name": name, "score": v["score"], **v["breakdown"],
@@ -307,9 +302,7 @@ def class_html(session: ClassSession, *, paper: str, language: str | None = None
 
 def class_handout(session: ClassSession, *, paper: str = DEFAULT_PAPER,
                   language: str | None = None) -> bytes:
-    html = class_html(session, paper=paper, language=language)
-    with translation.override(language or session.language):
-        return write_pdf(html)
+    return handout_pdf(session, class_html, language=language, paper=paper)
 
 
 def students_html(session: ClassSession, *, paper: str, seat_id: int | None = None,
@@ -341,9 +334,8 @@ def students_html(session: ClassSession, *, paper: str, seat_id: int | None = No
 
 def student_handouts(session: ClassSession, *, paper: str = DEFAULT_PAPER,
                      seat_id: int | None = None, language: str | None = None) -> bytes:
-    html = students_html(session, paper=paper, seat_id=seat_id, language=language)
-    with translation.override(language or session.language):
-        return write_pdf(html)
+    return handout_pdf(session, students_html, language=language, paper=paper,
+                       seat_id=seat_id)
 
 
 class Debrief:

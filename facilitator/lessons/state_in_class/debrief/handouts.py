@@ -19,8 +19,8 @@ from facilitator.kit.reports import (
     DEFAULT_PAPER,
     base_context,
     chart_img,
+    handout_pdf,
     turning_points,
-    write_pdf,
 )
 from facilitator.lessons.state_in_class.debrief import questions
 from facilitator.lessons.state_in_class.debrief.story import (
@@ -87,9 +87,7 @@ def class_html(session: ClassSession, *, paper: str, language: str | None = None
 def class_handout(session: ClassSession, *, paper: str = DEFAULT_PAPER,
                   language: str | None = None) -> bytes:
     """The class handout (one PDF for the lesson), in ``language`` (default: the lesson's)."""
-    html = class_html(session, paper=paper, language=language)
-    with translation.override(language or session.language):
-        return write_pdf(html)
+    return handout_pdf(session, class_html, language=language, paper=paper)
 
 
 # --------------------------------------------------------------------------- students
@@ -121,6 +119,5 @@ def student_handouts(session: ClassSession, *, paper: str = DEFAULT_PAPER,
                      seat_id: int | None = None, language: str | None = None) -> bytes:
     """One page per student, all in one PDF (or just ``seat_id``'s page), in ``language``
     (default: the lesson's)."""
-    html = students_html(session, paper=paper, seat_id=seat_id, language=language)
-    with translation.override(language or session.language):
-        return write_pdf(html)
+    return handout_pdf(session, students_html, language=language, paper=paper,
+                       seat_id=seat_id)

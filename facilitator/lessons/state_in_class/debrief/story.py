@@ -22,11 +22,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from facilitator.kit import replay_table
+from facilitator.kit.reports import lesson_date
 from facilitator.lessons.state_in_class import charts, script
 from facilitator.lessons.state_in_class.words import (
     card_outcome,
@@ -428,10 +428,6 @@ def teacher_name(user: AbstractBaseUser) -> str:
     person's name to print on a class handout."""
     return str(getattr(user, "get_full_name", lambda: "")() or "").strip()
 
-
-def lesson_date(session: ClassSession) -> str:
-    when = session.started_at or session.created_at
-    return formats.date_format(timezone.localtime(when), "DATE_FORMAT") if when else ""
 
 
 def lesson_story(session: ClassSession, *, chart_size: tuple[int, int] = (360, 200),
