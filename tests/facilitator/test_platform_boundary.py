@@ -93,6 +93,18 @@ def test_a_lesson_module_uses_the_platform_through_the_kit_only() -> None:
     assert offenders == []
 
 
+def test_coin_jar_the_module_to_copy_uses_the_platform_through_the_kit_only() -> None:
+    """Coin Jar (``tests/fakegame``) is the smallest module, the one docs/modules.md walks
+    through: it keeps the rule every module keeps."""
+    offenders = [f"{path.relative_to(ROOT)}: {name}"
+                 for path in (ROOT / "tests" / "fakegame").rglob("*.py")
+                 if path.name != "installed.py"  # test scaffolding: installs it for a test
+                 for name in imported(path)
+                 if not name.startswith("facilitator.kit") and name != "facilitator"
+                 and reaches_past_the_kit("coin_jar", name)]
+    assert offenders == []
+
+
 def test_a_lesson_module_imports_no_other_lesson_module() -> None:
     offenders = [f"{path.relative_to(ROOT)}: {name}"
                  for module in MODULES for path in module_files(module)

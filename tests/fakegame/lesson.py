@@ -1,17 +1,19 @@
 """The fake game's lesson side: one table of 3 to 8, two secret votes, then the end.
 
 Stages: lobby → vote (round 1) → vote (round 2, weighted) → final. Everything a module may
-leave to the platform's defaults is left to them.
+leave to the platform's defaults is left to them, and like every lesson module it uses only
+the lesson kit (``facilitator.kit``), ``facilitator.models`` and ``facilitator.errors``: it is
+the smallest module to copy (docs/modules.md, "Coin Jar, step by step").
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from facilitator import bags, services
-from facilitator.lessons.base import Ballot, Lesson, StepPlan
+from facilitator import kit
+from facilitator.kit import Ballot, Lesson, StepPlan, bags
+from facilitator.kit.seating import SeatingPlan, plan
 from facilitator.models import ClassSession, Table, TableAction, TeacherStep
-from facilitator.seating import SeatingPlan, plan
 from tests.fakegame import engine
 
 VOTE, FINAL = "vote", "final"
@@ -51,7 +53,7 @@ class CoinJarLesson(Lesson):
         return f"{students} students cannot sit at one table of 3 to 8."
 
     def on_start(self, table: Table, state: Any, step: TeacherStep) -> Any:
-        services.vote_open(table, self._ballot(state), step)
+        kit.vote_open(table, self._ballot(state), step)
         return state
 
     def _ballot(self, state: Any) -> Ballot:
@@ -68,10 +70,10 @@ class CoinJarLesson(Lesson):
                 step: TeacherStep) -> Any:
         bag = bags.open_bag(table)
         if before == VOTE and bag is not None:  # not counted by itself: count it now
-            state = services.vote_close(table, state, bag.decision, step,
+            state = kit.vote_close(table, state, bag.decision, step,
                                         TableAction.Actor.TEACHER, confirmed=plan.confirmed)
         if plan.stage == VOTE and state.phase == "vote":
-            services.vote_open(table, self._ballot(state), step)
+            kit.vote_open(table, self._ballot(state), step)
         return state
 
     def live(self, state: Any) -> bool:
