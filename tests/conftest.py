@@ -1,8 +1,11 @@
 import os
+from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
 
+from facilitator import clock
 from tests.support import isolate_worker, require_chromium, require_postgres, require_redis
 
 # The browser fixtures (server, browser, teacher, phones) live in one module, registered once.
@@ -94,3 +97,15 @@ def english_unless_a_test_says_otherwise() -> Any:
     translation.activate(settings.LANGUAGE_CODE)
     yield
     translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture
+def at(monkeypatch: pytest.MonkeyPatch) -> Callable[[float], None]:
+    """Move the server's clock: ``at(seconds)`` puts it that many seconds after the test's
+    start (a module that also moves what its record stores overrides this fixture)."""
+    start = clock.now()
+
+    def move(seconds: float) -> None:
+        monkeypatch.setattr("facilitator.clock.now", lambda: start + timedelta(seconds=seconds))
+    move(0)
+    return move

@@ -156,6 +156,13 @@ def all_pacts(session: ClassSession, coins: int = 1) -> None:
             sic_services.pact_submit(seat_id=s.pk, coins=coins, expected=session.stage_id)
 
 
+def at_debate(**options: Any) -> ClassSession:
+    """A started lesson of 8 at its first debate (the pacts made), with lesson ``options``."""
+    session, _tokens = started(8, options=options)
+    all_pacts(session)
+    return advance(advance(session))
+
+
 def drive_to(session: ClassSession, stage: str, round_: int, *,
              rng: random.Random | None = None) -> ClassSession:
     """Advance (everyone making every decision at random) until ``(round_, stage)``."""

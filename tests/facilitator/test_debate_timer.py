@@ -1,33 +1,15 @@
 """The debate timer is the server's: the console and every phone count down together."""
 
-from datetime import timedelta
 
 import pytest
 from django.template.loader import render_to_string
 
-from facilitator import clock, selectors, services
+from facilitator import selectors, services
 from facilitator.errors import ServiceError
 from facilitator.screens import phone_context
-from tests.facilitator.lesson import advance, all_pacts, fresh, humans, started
+from tests.facilitator.lesson import at_debate, fresh, humans, started
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def at(monkeypatch):
-    """Move the services' clock: ``at(seconds)`` from now."""
-    start = clock.now()
-
-    def move(seconds: float) -> None:
-        monkeypatch.setattr("facilitator.clock.now", lambda: start + timedelta(seconds=seconds))
-    move(0)
-    return move
-
-
-def at_debate(**options):
-    session, _tokens = started(8, options=options)
-    all_pacts(session)
-    return advance(advance(session))
 
 
 def test_the_timer_starts_with_the_debate_and_phones_show_it(at):

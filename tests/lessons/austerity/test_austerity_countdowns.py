@@ -6,12 +6,9 @@ from there when it resumes."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import timedelta
-
 import pytest
 
-from facilitator import clock, selectors, services
+from facilitator import selectors, services
 from facilitator.lessons.austerity import modes
 from facilitator.lessons.austerity import options as lesson_options
 from facilitator.lessons.austerity import services as aus_services
@@ -35,17 +32,6 @@ pytestmark = pytest.mark.django_db
 def playable(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(LESSON, "playable", True)
     deterministic(monkeypatch)
-
-
-@pytest.fixture
-def at(monkeypatch: pytest.MonkeyPatch) -> Callable[[float], None]:
-    """Move the server's clock to ``seconds`` after the test's start."""
-    start = clock.now()
-
-    def move(seconds: float) -> None:
-        monkeypatch.setattr("facilitator.clock.now", lambda: start + timedelta(seconds=seconds))
-    move(0)
-    return move
 
 
 def test_a_budget_items_ballot_counts_down_on_the_projector_and_every_voting_phone(at) -> None:

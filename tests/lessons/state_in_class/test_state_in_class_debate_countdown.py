@@ -3,32 +3,13 @@ server's end time; a paused lesson shows it standing still and says so."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 
-from facilitator import clock, services
+from facilitator import services
 from tests.facilitator.countdowns import console_page, countdowns, phone_page
-from tests.facilitator.lesson import advance, all_pacts, fresh, humans, started
+from tests.facilitator.lesson import at_debate, fresh, humans, started
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def at(monkeypatch):
-    """Move the server's clock to ``seconds`` after the test's start."""
-    start = clock.now()
-
-    def move(seconds: float) -> None:
-        monkeypatch.setattr("facilitator.clock.now", lambda: start + timedelta(seconds=seconds))
-    move(0)
-    return move
-
-
-def at_debate(**options):
-    session, _tokens = started(8, options=options)
-    all_pacts(session)
-    return advance(advance(session))
 
 
 def test_the_debate_counts_down_on_the_projector_and_every_phone(at) -> None:
