@@ -136,9 +136,16 @@ def handout_pdf(session: ClassSession, html: Callable[..., str], *, language: st
         return write_pdf(page)
 
 
+#: Every handout is a tagged PDF (PDF/UA-1): a screen reader gets its headings, paragraphs,
+#: tables and figures in reading order, its title (``<title>``, shown instead of the file
+#: name) and its language (``<html lang>``), and each chart's words (the ``alt`` that
+#: ``chart_img`` takes from the chart's ``<desc>``).
+PDF_VARIANT = "pdf/ua-1"
+
+
 def write_pdf(html: str) -> bytes:
     return _ReportHTML(string=html, url_fetcher=_fetcher()).write_pdf(
-        stylesheets=[print_css()])
+        stylesheets=[print_css()], pdf_variant=PDF_VARIANT)
 
 
 # --------------------------------------------------------------------------- class
