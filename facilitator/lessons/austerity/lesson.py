@@ -12,7 +12,7 @@ Seats keep their own names (every seat is a voter of its own: one token per stud
 every bag); the engine config names no players, since the whole table is the engine's one
 player.
 
-What the screens get (``info``; docs/modules.md, "What the screens get", says each in full):
+What the screens get (``reads``; docs/modules.md, "What the screens get", says each in full):
 
 - ``session``: ``year``, ``tie_rule``, ``ballot_tie_rule``, ``portfolios``, ``same_start``,
   ``timers``, ``kinds``, ``modes``, ``timer_kinds``, ``can_end_now``;
@@ -39,10 +39,10 @@ from facilitator.lessons.austerity import (
     bots,
     debrief,
     facts,
-    info,
     messages,
     options,
     presenters,
+    reads,
     script,
     turns,
 )
@@ -188,15 +188,15 @@ class AusterityLesson(Lesson):
 
     def session_info(self, session: ClassSession) -> dict[str, Any]:
         # The screens' part (presenters.py): the options they name.
-        return {**info.session_info(session), **facts.session_options(session)}
+        return {**reads.session_info(session), **facts.session_options(session)}
 
     def table_info(self, table: Table, state: Any) -> dict[str, Any]:
         # The screens' part: the budget items counted this year, a count held back.
-        return {**info.table_info(table, state), "screens": facts.table_facts(table)}
+        return {**reads.table_info(table, state), "screens": facts.table_facts(table)}
 
     def seat_info(self, session: ClassSession, seat: Seat, table: Table,
                   legal: list[dict[str, Any]]) -> dict[str, Any]:
-        core = info.seat_info(session, seat, table)
+        core = reads.seat_info(session, seat, table)
         mine = facts.seat_facts(session, seat, table)
         return {**core, "screens": mine["screens"], "can": {**core["can"], **mine["can"]}}
 

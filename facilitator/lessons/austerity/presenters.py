@@ -81,7 +81,7 @@ def debt_of(game: dict[str, Any]) -> int:
 
 
 def portfolio_as_shown(entry: dict[str, Any], game: dict[str, Any]) -> dict[str, Any]:
-    """A seat's portfolio (``info``'s entry, from the state now) as of the board a screen
+    """A seat's portfolio (``reads``' entry, from the state now) as of the board a screen
     shows, ``game``: while a budget item's count is held back the screens show the board
     before it (``facts``), and the portfolio must not give the count away."""
     track = portfolios.TRACK_OF[entry["portfolio"]]

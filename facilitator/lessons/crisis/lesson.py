@@ -19,6 +19,7 @@ from facilitator.lessons.crisis import (
     messages,
     options,
     presenters,
+    reads,
     script,
     turns,
 )
@@ -107,14 +108,14 @@ class CrisisLesson(Lesson):
     def session_info(self, session: ClassSession) -> dict[str, Any]:
         return {"crisis_round": script.turns.round_of(session),
                 "rounds": script.rounds_of(session),
-                "crisis_tables": presenters.table_extras(session),
+                "crisis_tables": reads.tables_info(session),
                 "team_size": int(session.options.get("team_size") or 3),
                 "bot_teams": options.bot_teams(session.options),
                 "bots_allowed": bool(session.options.get("bots_allowed", True))}
 
     def seat_info(self, session: ClassSession, seat: Seat, table: Table,
                   legal: list[dict[str, Any]]) -> dict[str, Any]:
-        data = presenters.seat_data(session, seat, table)
+        data = reads.seat_info(session, seat, table)
         return {"can": {"move": data["captain"] and bool(data["choices"] or data["planner"]),
                         "suggest": not data["captain"] and bool(data["decision"])},
                 "crisis": data}

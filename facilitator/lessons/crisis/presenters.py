@@ -16,11 +16,9 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from facilitator.kit import load_state, parties
-from facilitator.lessons.crisis import costs, scoring, script, turns, words
-from facilitator.lessons.crisis import services as crisis
+from facilitator.kit import parties
+from facilitator.lessons.crisis import costs, script, turns, words
 from facilitator.lessons.crisis.seating import seating_error, seating_plan
-from facilitator.models import ClassSession, Seat, Table
 from games import crisis as engine
 from games.crisis import board, cards
 from games.crisis import data as crisis_data
@@ -88,13 +86,11 @@ def grouped(choices: list[tuple[dict[str, Any], dict[str, Any]]]) -> list[dict[s
 # ------------------------------------------------------------------ a team's phone
 
 
-def planner(state: GameState, seat: Seat, table: Table, decision: str,
+def planner(state: GameState, team: str, draft: list[dict[str, Any]], decision: str,
             game: dict[str, Any]) -> dict[str, Any]:
-    """The production planner of one member: its draft, the engine's preview (or its reason
-    in plain words), and the taps that change the draft."""
-    team = seat.player_name
+    """The production planner of one member of ``team``: its ``draft``, the engine's preview
+    (or its reason in plain words), and the taps that change the draft."""
     p = state.player(team)
-    draft = crisis.draft_of(table, seat, decision)
     preview = engine.preview_production(state, team, draft)
     seated = {t: (e["company"], slot) for e in draft for slot in ("staff", "bonus")
               for t in e[slot]}
@@ -111,54 +107,13 @@ def planner(state: GameState, seat: Seat, table: Table, decision: str,
         "employees": [{"id": t, "name": words.employee(t), "at": seated.get(t, (None, None))[0],
                        "slot": seated.get(t, (None, None))[1]} for t in p.employees],
         "ok": preview["ok"],
-        "error": "" if preview["ok"] else crisis.plan_error(preview),
+        "error": "" if preview["ok"] else words.plan_error(preview),
         "output": [words.amount_of(n, w) for w, n in preview.get("output", {}).items()],
         "inputs": [words.amount_of(n, w) for w, n in preview.get("inputs", {}).items()],
         "kept": [words.amount_of(n, w) for w, n in preview.get("kept", {}).items()
                  if n != preview.get("output", {}).get(w)],
         "confirm": as_json({"type": "produce", "plan": draft}),
         "empty": not draft,
-    }
-
-
-def seat_data(session: ClassSession, seat: Seat, table: Table) -> dict[str, Any]:
-    """What one member's phone needs beyond the engine's view of its team (``seat_info``)."""
-    state = load_state(table)
-    team = seat.player_name
-    game = engine.view(state, "public")
-    seats = list(table.seats.all())
-    mine = turns.team_decisions(session, state, team)
-    legal = engine.legal_actions(state, team) if mine or turns.may_act_any_time(
-        session, state, team) else []
-    now = mine[0] if mine else None
-    answering = [a for a in legal
-                 if now is not None and a["type"] in ANSWERS[now.kind] and now.kind != "produce"]
-    choices = [choice(a, game, state, team) for a in answering]
-    any_time = [choice(a, game) for a in legal if a["type"] in turns.ANY_TIME] \
-        if turns.may_act_any_time(session, state, team) else []
-    suggestions = [{"nickname": s.seat.nickname, "mine": s.seat_id == seat.pk,
-                    **choice(s.action, game)}
-                   for s in crisis.team_suggestions(table, state, team)
-                   if now is not None and s.decision == now.id and
-                   (s.action["type"] != "produce" or s.seat_id != seat.pk)]
-    held = turns.held_move(table, state)
-    groups = grouped(list(zip(answering, choices, strict=True)))
-    return {
-        "team": team, "letter": words.team_letter(state.names, team),
-        "captain": parties.is_captain(seat, seats, turns.round_of(session)),
-        "decision": now.id if now else "", "kind": now.kind if now else "",
-        "space": words.space(now.params.get("space", ""), game)
-        if now is not None and now.kind == "resolve" else "",
-        "choices": choices, "groups": groups,
-        "more": sum(len(g["choices"]) for g in groups if g["more"]),
-        "any_time": any_time, "suggestions": suggestions,
-        "planner": planner(state, seat, table, now.id, game)
-        if now is not None and now.kind == "produce" else None,
-        "held": words.move(held.action, game) if held and held.action.get("player") == team
-        else "",
-        "turn_clock": turns.turn_countdown(table, session, state) if now is not None else None,
-        "waiting_for": [words.team_letter(state.names, d.deciders[0])
-                        for d in turns.stage_decisions(session, state)],
     }
 
 
@@ -231,22 +186,6 @@ def phone_context(view: dict[str, Any]) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------ the projector
-
-
-def table_extras(session: ClassSession) -> dict[int, dict[str, Any]]:
-    """Per table: the open turn's seconds left, whether the round's last move is held, and
-    at the end the lesson's final ranking (``scoring``)."""
-    out: dict[int, dict[str, Any]] = {}
-    for table in session.tables.all():
-        state = load_state(table)
-        held = turns.waits_for_teacher(table, session, state, list(table.seats.all()))
-        out[table.number] = {"turn_clock": None if held else turns.turn_countdown(
-                                 table, session, state),
-                             "held": held}
-        if session.stage == turns.FINAL:
-            scores = scoring.final_scores(table, state, script.rounds_of(session))
-            out[table.number]["final"] = ranking(state.names, scores)
-    return out
 
 
 def ranking(names: list[str], scores: dict[str, Any]) -> list[dict[str, Any]]:

@@ -28,10 +28,11 @@ from facilitator.kit import (
 )
 from facilitator.lessons.crisis import turns
 from facilitator.lessons.crisis.models import HeldMove, Suggestion
+from facilitator.lessons.crisis.words import plan_error
 from facilitator.models import ClassSession, Seat, Table, TableAction
 from games import crisis as engine
 from games.core import Decision
-from games.crisis import names, production
+from games.crisis import production
 from games.crisis.state import GameState
 
 Actor = TableAction.Actor
@@ -103,12 +104,6 @@ def check_move(session: ClassSession, state: GameState, team: str, decision: str
     if action not in [_canonical(a) for a in engine.legal_actions(state, team)]:
         raise ServiceError("illegal_move", _("That move is not open to your team now."))
     return action, wanted
-
-
-def plan_error(preview: dict[str, Any]) -> str:
-    """The engine's reason a plan cannot work, in the active language (the Companies, the
-    Employee types and the resources it names too: ``games.crisis.names``)."""
-    return names.render(preview["error"], preview.get("params") or {}, _)
 
 
 @transaction.atomic

@@ -155,3 +155,9 @@ def location(name: str) -> str:
 
 def zone(name: str) -> str:
     return _(data.ZONE_NAMES[name])
+
+
+def plan_error(preview: dict[str, Any]) -> str:
+    """The engine's reason a plan cannot work, in the active language (the Companies, the
+    Employee types and the resources it names too: ``games.crisis.names``)."""
+    return names.render(preview["error"], preview.get("params") or {}, _)

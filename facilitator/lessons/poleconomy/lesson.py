@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy
 from facilitator.errors import ServiceError
 from facilitator.kit import Ballot, Lesson, StepPlan, last_step
 from facilitator.kit.seating import SeatingPlan
-from facilitator.lessons.poleconomy import messages, options, presenters, script, turns
+from facilitator.lessons.poleconomy import messages, options, presenters, reads, script, turns
 from facilitator.lessons.poleconomy.debrief import DEBRIEF
 from facilitator.lessons.poleconomy.forms import OptionsForm
 from facilitator.lessons.poleconomy.whatif import WHATIF
@@ -117,14 +117,17 @@ class PoleconomyLesson(Lesson):
         shown = script.beats_shown(session)
         if shown + 1 >= len(script.beats(state, session.round)):
             return None
-        return presenters.so_far(table, state, session.round, shown)
+        return reads.so_far(table, state, session.round, shown)
 
     def session_info(self, session: ClassSession) -> dict[str, Any]:
-        return {"beats": script.beats_shown(session) if session.stage == script.REPLAY else 0}
+        return reads.session_info(session)
+
+    def table_info(self, table: Table, state: Any) -> dict[str, Any]:
+        return reads.table_info(table, state)
 
     def seat_info(self, session: ClassSession, seat: Seat, table: Table,
                   legal: list[dict[str, Any]]) -> dict[str, Any]:
-        return presenters.seat_info(session, seat, table)
+        return reads.seat_info(session, seat, table)
 
     def projector_context(self, view: dict[str, Any], *, join_url: str = "") -> dict[str, Any]:
         return presenters.projector_context(view, join_url=join_url)

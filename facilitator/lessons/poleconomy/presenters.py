@@ -21,13 +21,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from facilitator import kit
-from facilitator.kit import bags, load_state, parties, record_actions, remembered
 from facilitator.kit.seating import SeatingPlan
-from facilitator.lessons.poleconomy import events, orderform, script, turns
+from facilitator.lessons.poleconomy import events, orderform, script
 from facilitator.lessons.poleconomy import options as lesson_options
-from facilitator.lessons.poleconomy.models import PoliticsRequest, Suggestion
-from facilitator.models import ClassSession, Seat, Table
-from games.core import PUBLIC, InvalidAction
+from facilitator.lessons.poleconomy.models import PoliticsRequest
+from facilitator.models import ClassSession
+from games.core import InvalidAction
 from games.poleconomy import data
 from games.poleconomy import forms as engine_forms
 from games.poleconomy import views as engine_views
@@ -146,45 +145,12 @@ def index_info(game: dict[str, Any]) -> dict[str, Any]:
             data.CLOCKWISE else _("anticlockwise")}
 
 
-def proposal_public(table: Table, round_: int, stage: str) -> dict[str, Any] | None:
-    """The proposal as the projector may show it: from the orders on; the press release once
-    approved (before that: that one is waiting)."""
-    if stage not in (script.ORDERS, script.REPLAY):
-        return None
-    proposal = turns.proposal_of(table, round_)
-    if proposal is None or not proposal.items:
-        return None
-    approved = proposal.approved_by_id is not None
-    return {"pm": proposal.pm, "items": proposal.items,
-            "press_release": proposal.press_release if approved else "",
-            "press_waiting": bool(proposal.press_release) and not approved}
-
-
-def so_far(table: Table, state: Any, round_: int, shown: int) -> Any:
-    """The game as the projector's replay of ``round_`` has shown it (``shown`` beats beyond
-    the first): the engine's ``state_so_far``, read once for the screens rendered together.
-    A table whose round was not played (its game ended before) is simply its state."""
-    if not script.beats(state, round_):
-        return state
-    return remembered(("pol_so_far", table.pk, round_, shown), lambda: (
-        engine_views.state_so_far(table.config, table.seed, record_actions(table),
-                                  shown + 1, round_)))
-
-
-def replay(table: Table, game: dict[str, Any], round_: int, shown: int) -> dict[str, Any]:
-    """The round's beats up to ``shown`` (0: the first), in words, and the board as the class
-    has seen it: the engine's state replayed up to the beat shown (every beat shown: the
-    board after the round)."""
-    state = load_state(table)
-    all_beats = script.beats(state, round_)
-    done = shown + 1 >= len(all_beats)
-    proposal = turns.proposal_of(table, round_)
-    approved = proposal is not None and proposal.approved_by_id is not None
-    lines = [beat_lines(beat, approved) for beat in all_beats[:shown + 1]]
-    shown_board = game if done else engine_views.view(so_far(table, state, round_, shown),
-                                                      PUBLIC)
-    return {"beats": lines, "total": steps_told(all_beats, done), "done": done,
-            "shown": len(lines), "board": shown_board}
+def replay_words(replay: dict[str, Any], game: dict[str, Any]) -> dict[str, Any]:
+    """The round's beats read so far (``reads.table_info``) in words, and the board as the
+    class has seen it (the table's board once every beat is shown)."""
+    lines = [beat_lines(beat, replay["approved"]) for beat in replay["beats"]]
+    return {"beats": lines, "total": replay["total"], "done": replay["done"],
+            "shown": len(lines), "board": replay["board"] or game}
 
 
 def steps_told(all_beats: list[list[dict[str, Any]]], done: bool) -> int:
@@ -212,28 +178,16 @@ def beat_lines(beat: list[dict[str, Any]], press_approved: bool) -> list[dict[st
     return out
 
 
-def consent_progress(table: Table) -> dict[str, Any] | None:
-    """How many players have put a token in the consent bag (never who said what)."""
-    bag = bags.open_bag(table)
-    if bag is None:
-        return None
-    return {"voted": len(bags.voter_ids(bag)), "bag": bags.generation(bag)}
-
-
-def table_screen(session: dict[str, Any], table: Table, public: dict[str, Any]
-                 ) -> dict[str, Any]:
-    stage, round_ = session["stage"], session["round"]
+def table_screen(public: dict[str, Any]) -> dict[str, Any]:
+    """One table on the projector, from its public view and reads (``reads.table_info``)."""
     game = public["game"]
-    proposal = proposal_public(table, round_, stage)
+    proposal = public["proposal"]
     if proposal is not None:
-        proposal["lines"] = proposal_lines(proposal["items"])
-    sent = set(turns.latest_orders(table, round_)) if stage in (
-        script.PROPOSAL, script.ORDERS) else set()
-    out: dict[str, Any] = {**public, "proposal": proposal, "board": game,
-                           "consent": consent_progress(table) if stage == script.ORDERS
-                           else None, "sent": len(sent)}
-    if stage == script.REPLAY:
-        out["replay"] = replay(table, game, round_, int(session.get("beats", 0)))
+        proposal = {**proposal, "lines": proposal_lines(proposal["items"])}
+    sent = set(public["sent_by"])
+    out: dict[str, Any] = {**public, "proposal": proposal, "board": game, "sent": len(sent)}
+    if public["replay"] is not None:
+        out["replay"] = replay_words(public["replay"], game)
         out["board"] = out["replay"]["board"]
     board = out["board"]
     out["final"] = final_rows(board)
@@ -247,18 +201,16 @@ def table_screen(session: dict[str, Any], table: Table, public: dict[str, Any]
     out["index"] = index_info(board)
     out["tax_text"] = tax_line(board["tax"], named=False)
     out["auction_names"] = [events.square(f) for f in board["auction"]]
-    out["election"] = (election_words(load_state(table))
-                       if stage in (script.PARTIES, script.GOVERNMENT) else None)
+    out["election"] = election_words(public["election"])
     return out
 
 
-def election_words(state: Any) -> dict[str, Any] | None:
+def election_words(result: dict[str, Any] | None) -> dict[str, Any] | None:
     """The last election by party totals (the engine's ``election_result``), in words: the
     same sentence on the projector, the game master's page and the phones. None before the
     first election."""
-    if state.phase == PARTIES_PHASE:
+    if result is None:
         return None
-    result = engine_views.election_result(state)
     values = {"total": result["total"], "need": result["majority_at"]}
     rows = [{**b, "label": (_("%(party)s (%(members)s)") % {
         "party": b["name"], "members": ", ".join(b["members"])}) if b["party"] else b["name"]}
@@ -280,16 +232,13 @@ def election_words(state: Any) -> dict[str, Any] | None:
                       "half).") % values}
 
 
-def master_panel(table: Table, session: dict[str, Any], game: dict[str, Any]
+def master_panel(reads: Any, session: dict[str, Any], game: dict[str, Any]
                  ) -> dict[str, Any]:  # the game master's page only, never the projector
-    """The game master's view of one table: every player's latest orders this round (in
-    words, and as the player's own order form filled in, for a correction), who has sent, the
-    proposal with its press release to approve, and the phones' requests. Never a consent
-    vote: the bag's count is all."""
-    round_ = session["round"]
-    latest = turns.latest_orders(table, round_)
-    proposal = turns.proposal_of(table, round_)
-    state = load_state(table)
+    """The game master's view of one table (``reads.MasterReads``): every player's latest
+    orders this round (in words, and as the player's own order form filled in, for a
+    correction), who has sent, the proposal with its press release to approve, and the phones'
+    requests. Never a consent vote: the bag's count is all."""
+    state, latest, proposal = reads.state, reads.latest, reads.proposal
     can_correct = session["stage"] in (script.PROPOSAL, script.ORDERS) and state.phase == ORDERS
     players = []
     for p in game["players"]:
@@ -303,7 +252,7 @@ def master_panel(table: Table, session: dict[str, Any], game: dict[str, Any]
     election = game.get("election") or {}
     majority = next((b["members"] for b in election.get("blocs", [])
                      if b["name"] == election.get("majority")), [])
-    requests = open_requests(table, game.get("phase", ""))
+    requests = reads.requests
     return {"players": players, "proposal": proposal, "majority_members": majority,
             "proposal_lines": proposal_lines(proposal.items) if proposal else [],
             "treasury_warnings": treasury_warnings(state, proposal.items) if proposal else [],
@@ -321,16 +270,6 @@ def party_slots(requests: list[PoliticsRequest], slots: int = 3) -> list[dict[st
             taken |= set(r.members)
     out = out[:slots]
     return out + [{"name": "", "members": []}] * (slots - len(out))
-
-
-def open_requests(table: Table, phase: str) -> list[PoliticsRequest]:
-    """The phones' requests the game master can still confirm: parties while the table forms
-    them, coalitions while it has no Government; none once it has moved on."""
-    kind = {"parties": PoliticsRequest.Kind.PARTY,
-            "government": PoliticsRequest.Kind.COALITION}.get(phase)
-    if kind is None:
-        return []
-    return list(PoliticsRequest.objects.filter(table=table, kind=kind).order_by("pk"))
 
 
 def seating_text(options: dict[str, Any], students: int) -> dict[str, Any] | None:
@@ -404,11 +343,9 @@ def next_blocked(session: dict[str, Any], seating: dict[str, Any] | None,
 
 def projector_context(view: dict[str, Any], *, join_url: str = "") -> dict[str, Any]:
     session = view["session"]
-    lesson_row = ClassSession.objects.only("options").get(pk=session["id"])
-    tables = {t.number: t for t in Table.objects.filter(session_id=session["id"])}
-    screens = [table_screen(session, tables[t["number"]], t) for t in view["tables"]]
+    screens = [table_screen(t) for t in view["tables"]]
     code = session.get("join_code") or ""
-    seating = (seating_text(lesson_row.options, len(view.get("lobby") or []))
+    seating = (seating_text(session["options"], len(view.get("lobby") or []))
                if view.get("lobby") is not None else None)
     return {"session": session, "tables": screens, "lobby": view.get("lobby"),
             "join_url": join_url, "join_code": code,
@@ -417,16 +354,15 @@ def projector_context(view: dict[str, Any], *, join_url: str = "") -> dict[str, 
             "count_confirm": count_confirm(session),
             "next_label": next_label(session, screens), "stage_name": stage_name(session["stage"]),
             "undone": undone_notice(session),
-            "rounds": (tables[min(tables)].config["rounds"]
-                                                      if tables else 0)}
+            "rounds": screens[0]["game"]["rounds"] if screens else 0}
 
 
-def master_context(view: dict[str, Any]) -> dict[str, Any]:
-    """The game master's page: the projector's context plus every table's orders panel."""
+def master_context(view: dict[str, Any], reads: dict[int, Any]) -> dict[str, Any]:
+    """The game master's page: the projector's context plus every table's orders panel
+    (``reads``: ``reads.master_reads``, by table number)."""
     context = projector_context(view)
-    tables = {t.number: t for t in Table.objects.filter(session_id=view["session"]["id"])}
     for screen in context["tables"]:
-        screen["master"] = master_panel(tables[screen["number"]], view["session"],
+        screen["master"] = master_panel(reads[screen["number"]], view["session"],
                                         screen["game"])
     return context
 
@@ -489,66 +425,13 @@ def next_label(session: dict[str, Any], screens: Sequence[dict[str, Any]] = ()) 
             script.REPLAY: _("Next")}.get(session["stage"], _("Next"))
 
 
-def seat_info(session: ClassSession, seat: Seat, table: Table) -> dict[str, Any]:
-    """What the seat's phone may do now: its player's latest orders (a summary, and the form
-    filled in from them or from suggested orders), the squares it can reach with what each
-    would do, the proposal, Parliament's ballot, the PM's powers and political requests."""
-    state = load_state(table)
-    player = seat.player_name
-    stage = session.stage
-    orders_open = stage in (script.PROPOSAL, script.ORDERS) and state.phase == ORDERS
-    latest = turns.latest_orders(table, session.round).get(player)
-    proposal = turns.proposal_of(table, session.round)
-    is_pm = player == state.pm
-    info: dict[str, Any] = {
-        "can": {"orders": orders_open,
-                "propose": stage == script.PROPOSAL and state.phase == ORDERS and is_pm,
-                "party": stage == script.PARTIES and state.phase == "parties",
-                "coalition": stage in (script.PARTIES, script.GOVERNMENT)
-                and state.phase == "government"},
-        "player": player, "is_pm": is_pm,
-        "orders": {"sent": latest is not None, "orders": latest.orders if latest else None,
-                   "by_master": latest.by_master if latest else False,
-                   "summary": orderform.summary(latest.orders) if latest else []},
-        "proposal": ({"items": proposal.items, "press_release": proposal.press_release,
-                      "lines": proposal_lines(proposal.items),
-                      "warnings": treasury_warnings(state, proposal.items),
-                      "ministers_salary": next(iter(proposal.items.get("salaries", {})
-                                                    .get("ministers", {}).values()), "")}
-                     if proposal is not None and proposal.items
-                     and (is_pm or stage != script.PROPOSAL) else None),
-        "others": [p.name for p in state.players if p.name != player],
-    }
-    if stage in (script.PARTIES, script.GOVERNMENT):  # as the projector says it
-        info["election"] = election_words(state)
-    info["requests"] = [{"mine": r.by == player, "by": r.by, "name": r.name,
-                         "members": r.members, "pm": r.pm}
-                        for r in open_requests(table, state.phase)
-                        if r.by == player or player in r.members]
-    if stage == script.REPLAY:  # the phone shows what the projector has shown, no more
-        info["game_so_far"] = engine_views.view(
-            so_far(table, state, session.round, script.beats_shown(session)), player)
-    seats = sorted(table.seats.all(), key=lambda s: s.position or 0)
-    team = parties.members(seats, player)
-    if len(team) > 1:  # the lesson's captain: a team's students take turns, never its bot
-        captain = turns.captain_of(seats, player, session.round)
-        info["party"] = {"name": player, "members": [m.nickname for m in team],
-                         "captain": captain.nickname if captain else None,
-                         "is_captain": captain == seat}
-    bag = bags.open_bag(table)
-    if bag is not None and stage == script.ORDERS:
-        team = {s.pk for s in table.seats.all() if s.player_name == player}
-        info["consent"] = {"decision": bag.decision, "options": bag.options,
-                           "voted": bool(bags.voter_ids(bag) & team),
-                           "bag": bags.generation(bag)}
-    if orders_open:
-        info.update(order_form(state, player, latest.orders if latest else
-                               engine_forms.suggested_orders(state, player)))
-        info["suggestions"] = [
-            {"by": s.seat.nickname, "orders": s.orders, "summary": orderform.summary(s.orders)}
-            for s in Suggestion.objects.filter(table=table, round=session.round,
-                                               seat__player_name=player).select_related("seat")]
-    return info
+def proposal_for_phone(state: Any, items: dict[str, Any], press_release: str
+                       ) -> dict[str, Any]:
+    """The proposal as a phone shows it: its items, in words, with the Treasury's warnings."""
+    return {"items": items, "press_release": press_release, "lines": proposal_lines(items),
+            "warnings": treasury_warnings(state, items),
+            "ministers_salary": next(iter(items.get("salaries", {})
+                                          .get("ministers", {}).values()), "")}
 
 
 def buy_choices() -> list[tuple[str, str]]:

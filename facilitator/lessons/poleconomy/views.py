@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 
 from facilitator import kit
 from facilitator.errors import ServiceError
-from facilitator.lessons.poleconomy import presenters
+from facilitator.lessons.poleconomy import presenters, reads
 from facilitator.lessons.poleconomy import services as pol
 from facilitator.models import ClassSession
 
@@ -35,7 +35,8 @@ def _render(request: HttpRequest, session: ClassSession, error: str = "",
     """``open_player``: the player whose correction was refused; their form stays open with
     the reason beside it."""
     view = kit.projector_view(session)
-    context = {**presenters.master_context(view), "error": error, "open_player": open_player}
+    context = {**presenters.master_context(view, reads.master_reads(session)), "error": error,
+               "open_player": open_player}
     template = "poleconomy/_master_live.html" if request.GET.get("part") else PAGE
     return render(request, template, context, status=status)
 

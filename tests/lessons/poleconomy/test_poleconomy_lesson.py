@@ -347,9 +347,10 @@ def test_the_game_master_sees_orders_as_they_arrive_corrects_them_and_undo_resto
     table = session.tables.get()
     seat = seats_of(table)[0]
     pol.orders_send(seat_id=seat.pk, orders=ROLL, expected=session.stage_id)
-    from facilitator.lessons.poleconomy import presenters
+    from facilitator.lessons.poleconomy import presenters, reads
 
-    panel = presenters.master_context(_view(session))["tables"][0]["master"]
+    panel = presenters.master_context(_view(session), reads.master_reads(session)
+                                      )["tables"][0]["master"]
     assert "master" not in LESSON.projector_context(_view(session))["tables"][0]
     mine = next(p for p in panel["players"] if p["name"] == seat.player_name)
     assert (mine["sent"], mine["orders"]) == (True, ROLL)

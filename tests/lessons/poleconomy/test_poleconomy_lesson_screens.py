@@ -283,8 +283,9 @@ def test_an_undone_count_says_so_on_the_projector_and_asks_the_phones_again() ->
 
 
 def test_the_projectors_replayed_board_is_the_engines_board_so_far_at_every_step() -> None:
-    from facilitator.lessons.poleconomy.presenters import replay
+    from facilitator.lessons.poleconomy import presenters, reads
     from facilitator.log import record_actions
+    from facilitator.models import Table
     from games.core import PUBLIC
     from games.poleconomy import views
 
@@ -296,7 +297,8 @@ def test_the_projectors_replayed_board_is_the_engines_board_so_far_at_every_step
     table, full = lesson.table, views.view(lesson.state(), PUBLIC)
     while lesson.now.stage == script.REPLAY:
         shown = script.beats_shown(lesson.now)
-        board = replay(table, full, 1, shown)["board"]
+        read = reads.table_info(Table.objects.get(pk=table.pk), lesson.state())["replay"]
+        board = presenters.replay_words(read, full)["board"]
         assert board == views.view_so_far(table.config, table.seed, record_actions(table),
                                           PUBLIC, shown + 1, 1)
         lesson.advance()
