@@ -1,26 +1,43 @@
 """The engines this project knows, by game id (the ``"game"`` of a game record): ``ENGINES``,
 ``get_engine`` and ``replay`` (a game rebuilt from its record). ``games.core`` is the protocol
-the engines import; this module imports the engines, so it is the one that can name them."""
+the engines import; this module imports the engines, so it is the one that can name them.
+
+An engine is found, not listed: every package directly under ``games/`` that declares a
+``GAME_ID`` is one (``discovered``), so adding a game's engine is adding its folder. Found in
+the order of the packages' names, so ``ENGINES`` is the same in every process."""
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-import games.austerity
-import games.crisis
-import games.poleconomy
-import games.state_in_class
+import games
 from games.core import Engine, Event, InvalidAction, InvalidConfig, ReplayError
 from games.i18n import _
 
-ENGINES: dict[str, Engine] = {
-    games.state_in_class.GAME_ID: cast("Engine", games.state_in_class),
-    games.austerity.GAME_ID: cast("Engine", games.austerity),
-    games.crisis.GAME_ID: cast("Engine", games.crisis),
-    games.poleconomy.GAME_ID: cast("Engine", games.poleconomy),
-}
+
+def discovered(package: Any = games) -> dict[str, Engine]:
+    """Every engine of ``package``: its subpackages that declare a ``GAME_ID``, by that id.
+    Two packages declaring one id is a mistake this refuses to guess about."""
+    found: dict[str, Engine] = {}
+    for module in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+        if not module.ispkg:
+            continue
+        engine = importlib.import_module(f"{package.__name__}.{module.name}")
+        game_id = getattr(engine, "GAME_ID", None)
+        if game_id is None:
+            continue
+        if game_id in found:
+            raise RuntimeError(f"two engines declare the game id {game_id!r}: "
+                               f"{getattr(found[game_id], '__name__', '?')} and {engine.__name__}")
+        found[game_id] = cast("Engine", engine)
+    return found
+
+
+ENGINES: dict[str, Engine] = discovered()
 
 
 def get_engine(game_id: str) -> Engine:
