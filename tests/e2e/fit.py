@@ -48,11 +48,14 @@ def join_class(browser: Browser, server: str, address: str, count: int,
     return students
 
 
-def fits(teacher: Page, where: str) -> list[str]:
-    """The page's height and width at each size, where they overflow the screen."""
+def fits(teacher: Page, where: str, audit: ui.Audit | None = None) -> list[str]:
+    """The page's height and width at each size, where they overflow the screen (and, with
+    ``audit``, axe's findings at each size)."""
     wrong = []
     for width, height in SIZES:
         teacher.set_viewport_size({"width": width, "height": height})
+        if audit is not None:
+            audit.check(teacher, f"projector: {where} at {width}×{height}")
         size = teacher.evaluate("[document.documentElement.scrollWidth,"
                                 " document.documentElement.scrollHeight]")
         if size[0] > width or size[1] > height:

@@ -1,4 +1,5 @@
-"""Pages anyone can reach: axe-core finds no serious problem, and a phone's page is light.
+"""Pages anyone can reach: axe-core finds no WCAG 2.2 AA violation, and a phone's page is
+light.
 
 The screens of a running lesson (ballots, role card, projector during a vote, final count…)
 are checked with axe along the way in each game's whole-lesson browser test (State in Class's:
@@ -14,6 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e import ui
 
+GAMES = ("state-in-class", "austerity", "crisis", "poleconomy")
 PHONE_BUDGET = 150 * 1024  # bytes on the wire for the phone's game page: HTML + CSS + JS
 
 
@@ -39,13 +41,17 @@ def test_teacher_and_public_pages_pass_axe(browser: Browser, server: str, teache
         visitor.close()
 
     audit.check(teacher, "dashboard")
+    for game in GAMES:  # each module's form, with its own options
+        teacher.goto(f"/teacher/lessons/new/?game={game}")
+        audit.check(teacher, f"new lesson page ({game})")
+    teacher.goto("/teacher/")
     teacher.get_by_role("link", name="New lesson").click()
     teacher.wait_for_url("**/lessons/new/")
     audit.check(teacher, "new lesson page")
     ui.shot(teacher, "new-lesson", full_page=True)
     teacher.get_by_role("button", name="Create and open the projector view").click()
     expect(ui.topbar(teacher)).to_have_attribute("data-stage", "lobby")
-    audit.check(teacher, "projector lobby, nobody yet")
+    audit.projector(teacher, "projector lobby, nobody yet")
     audit.assert_clean()
     assert offsite == []
 

@@ -117,7 +117,7 @@ def vote_item(teacher: Page, phones: list[Page], stage: str, audit: ui.Audit,
             seen.add("projector-vote")
             expect(teacher.locator("[data-progress][data-voted]").first).to_be_visible()
             shot(teacher, "projector-vote")
-            audit.check(teacher, "projector during a ballot")
+            audit.projector(teacher, "projector during a ballot")
     if ballots:  # every bag counted: no table still counts up
         expect(teacher.locator(".aus-now [data-progress][data-voted]")).to_have_count(0)
         expect(teacher.locator(".aus-now").get_by_text("Ya ha votado todo el mundo.").first
@@ -162,9 +162,9 @@ def play_year(teacher: Page, phones: list[Page], audit: ui.Audit, seen: set[str]
             if "event" not in seen and phone.locator("#now .event-name").count():
                 seen.add("event")
                 shot(phone, "phone-minister-event")
+                audit.check(phone, "phone: the minister's event")
                 shot(teacher, "projector-event")
-                audit.check(teacher, "projector: an event")
-                wrong += fits(teacher, "the year, an event on the board")
+                wrong += fits(teacher, "the year, an event on the board", audit)
                 teacher.set_viewport_size(PROJECTOR["viewport"])
             form.locator("button").first.click()
             expect(phone.locator(
@@ -194,7 +194,7 @@ def motion_at_a_table(teacher: Page, phones: list[Page], audit: ui.Audit) -> Non
     controls = teacher.locator("details.aus-teacher")
     expect(controls).to_have_attribute("open", "")  # a motion is ready: the controls open
     shot(teacher, "projector-motion-ready")
-    audit.check(teacher, "projector: the teacher's controls with a ready motion")
+    audit.projector(teacher, "projector: the teacher's controls with a ready motion")
     controls.get_by_role("button", name="Someterla a votación secreta").click()
     voters = [raiser, *[p for p in phones if p is not raiser
                         and p.locator(".motion").count()]]
@@ -226,9 +226,11 @@ def test_a_whole_austerity_lesson_in_spanish_with_ten_phones(
         if not phones:
             shot(phone, "phone-lobby")
         phones.append(phone)
+    audit = ui.Audit("austerity")
+    audit.check(phones[0], "phone lobby")
     expect(teacher.locator(".lobby .count")).to_contain_text("10")
     shot(teacher, "projector-lobby")
-    audit = ui.Audit("austerity")
+    audit.projector(teacher, "projector lobby")
     seen: set[str] = set()
     wrong: list[str] = []
 
@@ -238,12 +240,14 @@ def test_a_whole_austerity_lesson_in_spanish_with_ten_phones(
     for phone in phones:
         expect(phone.locator("#portfolio h2")).to_contain_text("Tu cartera:")
     shot(phones[0], "phone-portfolio", full_page=True)
+    audit.check(phones[0], "phone: portfolio")
     stages: list[str] = []
     for _step in range(40):
         stage, now = ui.stage(teacher), phase(teacher)
         stages.append(stage)
         on_phase(phones, now)
-        wrong += fits(teacher, f"{now}")
+        # axe at both projector sizes, the first time the lesson is at each stage.
+        wrong += fits(teacher, f"{now}", audit if stage not in stages[:-1] else None)
         teacher.set_viewport_size(PROJECTOR["viewport"])
         if stage == "final":
             break
@@ -261,7 +265,7 @@ def test_a_whole_austerity_lesson_in_spanish_with_ten_phones(
             seen.add("year-end")
             shot(teacher, "projector-year-end")
             shot(phones[0], "phone-year-end", full_page=True)
-            audit.check(teacher, "projector: Year End")
+            audit.check(phones[0], "phone: Year End")
         try:
             ui.press_next(teacher)
         except AssertionError:
@@ -282,11 +286,14 @@ def test_a_whole_austerity_lesson_in_spanish_with_ten_phones(
             re.compile("¡Tu país ha ganado!|Tu país ha perdido."))
     shot(teacher, "projector-final")
     shot(phones[0], "phone-final", full_page=True)
-    audit.check(teacher, "projector: final result")
     audit.check(phones[0], "phone: final result")
     live = teacher.locator("#live").inner_text()
     for english in ("Budget session", "Finance Minister", "Raise taxes", "Year End", "Table 1"):
         assert english not in live, english
+    lesson = re.search(r"/lessons/(\d+)/", teacher.url).group(1)
+    teacher.goto(f"/teacher/lessons/{lesson}/reports/")
+    shot(teacher, "debrief-page")
+    audit.check(teacher, "debrief page")
     audit.assert_clean()
     assert not wrong, "\n".join(wrong)
 

@@ -83,10 +83,14 @@ def no_english(page: Page, where: str, found: dict[str, list[str]]) -> None:
         found[where] = left
 
 
-def fits(teacher: Page, where: str, wrong: list[str], *, keep: bool = False) -> None:
-    """The projector's page at each size, where it overflows the screen."""
+def fits(teacher: Page, where: str, wrong: list[str], *, keep: bool = False,
+         audit: ui.Audit | None = None) -> None:
+    """The projector's page at each size, where it overflows the screen (and, with
+    ``audit``, axe's findings at each size)."""
     for width, height in SIZES:
         teacher.set_viewport_size({"width": width, "height": height})
+        if audit is not None:
+            audit.check(teacher, f"projector: {where} at {width}×{height}")
         size = teacher.evaluate("[document.documentElement.scrollWidth,"
                                 " document.documentElement.scrollHeight]")
         if size[0] > width or size[1] > height:
@@ -245,7 +249,7 @@ def test_a_whole_crisis_lesson_in_spanish(browser: Browser, server: str, offsite
     fill = teacher.locator(".lobby .fill button[value=bots]")
     expect(fill).to_be_visible()
     shot(teacher, "projector-lobby")
-    audit.check(teacher, "projector lobby")
+    audit.projector(teacher, "projector lobby")
     no_english(teacher, "projector lobby", english)
     fill.click()  # "Add 1 bot and start"
     expect(ui.topbar(teacher)).to_have_attribute("data-stage", "event")
@@ -311,8 +315,7 @@ def test_a_whole_crisis_lesson_in_spanish(browser: Browser, server: str, offsite
             for phone in team.phones:
                 hands |= set(phone.locator(".crisis-hand li strong").all_inner_texts())
         if first_time:
-            fits(teacher, f"{stage}-r{rnd}", wrong, keep=True)
-            audit.check(teacher, f"projector: {stage}")
+            fits(teacher, f"{stage}-r{rnd}", wrong, keep=True, audit=audit)
             no_english(teacher, f"projector {stage}", english)
         projector = teacher.locator("#live").inner_text()
         for card in hands:
@@ -323,8 +326,7 @@ def test_a_whole_crisis_lesson_in_spanish(browser: Browser, server: str, offsite
     ranking = teacher.locator("table.crisis-ranking")
     expect(ranking).to_be_visible()
     expect(ranking.locator("tbody tr")).to_have_count(3)
-    fits(teacher, "final", wrong, keep=True)
-    audit.check(teacher, "projector: final ranking")
+    fits(teacher, "final", wrong, keep=True, audit=audit)
     no_english(teacher, "projector final", english)
     for team in teams.values():
         expect(team.phones[0].locator("#now h1")).to_have_text("La partida ha terminado")

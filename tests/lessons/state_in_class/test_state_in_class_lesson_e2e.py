@@ -139,7 +139,7 @@ def vote_round(teacher: Page, phones: list[Page], audit: ui.Audit, kind: str, rn
             ui.shot(first, "phone-in-the-bag")
             audit.check(first, "phone in the bag")
             ui.shot(teacher, "projector-vote")
-            audit.check(teacher, "projector during a vote")
+            audit.projector(teacher, "projector during a vote")
     expect(progress).to_have_text("The bag has been counted.")
     # Said by the count's progress frame (no screen is rendered for it), marked as counted
     # like the rendered line, so "count anyway?" does not ask about this bag.
@@ -171,7 +171,7 @@ def test_full_lesson_in_the_browser(teacher: Page, phones, offsite: list[str]) -
     expect(teacher.locator(".lobby .count")).to_have_text("8 students have joined")
     expect(teacher.locator(".lobby .plan")).to_have_text("Start makes 1 table: 8.")
     ui.shot(teacher, "projector-lobby")
-    audit.check(teacher, "projector lobby")
+    audit.projector(teacher, "projector lobby")
 
     assert ui.press_next(teacher, "click") == "pact"  # "Start ▶"
     ui.wait_connected(teacher, NICKNAMES)
@@ -189,6 +189,8 @@ def test_full_lesson_in_the_browser(teacher: Page, phones, offsite: list[str]) -
     assert ui.press_next(teacher, "ArrowRight") == "event"
     while (st := ui.stage(teacher)) != "final":
         rnd = current_round(teacher)
+        if st not in {stage for _rnd, stage in seen}:  # each stage once, at both sizes
+            audit.projector(teacher, f"projector {st}")
         seen.append((rnd, st))
         assert_private(teacher, class_phones, frames)
         failed = teacher.locator(".board .failed").count() > 0
@@ -217,14 +219,14 @@ def test_full_lesson_in_the_browser(teacher: Page, phones, offsite: list[str]) -
             if rnd == TIE_ROUND:
                 expect(teacher.locator(".stage-panel")).to_contain_text("(tie-break)")
                 ui.shot(teacher, "projector-count")
-                audit.check(teacher, "projector count (pay)")
+                audit.projector(teacher, "projector count (pay)")
         elif st == "budget_vote" and not failed:
             vote_round(teacher, class_phones, audit, "budget", rnd,
                        [budget_choice(i, rnd) for i in range(8)])
         elif st == "end_of_round" and rnd == 1:
             expect(teacher.locator(".stage-panel .split")).to_be_visible()
             ui.shot(teacher, "projector-split")
-            audit.check(teacher, "projector split (end of round)")
+            audit.projector(teacher, "projector split (end of round)")
         elif st == "midlife":
             # One card more per press, at the projector and the phones: the first press
             # showed only the first player's card.
@@ -246,7 +248,7 @@ def test_full_lesson_in_the_browser(teacher: Page, phones, offsite: list[str]) -
             ui.shot(class_phones[0], "phone-midlife")
             audit.check(class_phones[0], "phone midlife card")
             ui.shot(teacher, "projector-midlife")
-            audit.check(teacher, "projector midlife")
+            audit.projector(teacher, "projector midlife")
         ui.press_next(teacher, KEYS[presses % len(KEYS)])
         presses += 1
 
@@ -257,7 +259,7 @@ def test_full_lesson_in_the_browser(teacher: Page, phones, offsite: list[str]) -
     for name in NICKNAMES:
         assert any(name in row for row in ranked), (name, ranked)
     ui.shot(teacher, "projector-final")
-    audit.check(teacher, "projector final count")
+    audit.projector(teacher, "projector final count")
     for phone, name in zip(class_phones, NICKNAMES, strict=True):
         expect(phone.locator("#now .big-number")).to_have_text(re.compile(r"^-?\d+ points$"))
         finished = re.search(r"You finished with (-?\d+) coins",
