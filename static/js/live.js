@@ -129,7 +129,10 @@ function showCount(table, voted, text, bag, counted) {
     if (Number(target.dataset.voted ?? -1) > voted) return;
     target.dataset.voted = voted;
   }
+  const changed = target.textContent !== text;
   target.textContent = text;
+  // A burst of ballots is told once, when it settles (the latest count).
+  if (changed && live.dataset.socket.startsWith("/ws/lesson/")) announce(text, 1500);
   if (voted > 0) showVotedLabel();
   if (counted) {
     for (const name of ["data-voted", "data-of", "data-bag"]) target.removeAttribute(name);
@@ -181,6 +184,8 @@ function showCounted(table, bag) {
     if (bag && part.dataset.bag && part.dataset.bag !== bag) continue;
     const next = part.nextElementSibling;
     if (next && next.matches(`template[data-once-counted="${table}"]`)) {
+      const news = next.content.textContent.replace(/\s+/g, " ").trim();
+      if (news && !part.closest("[hidden]")) announce(news);
       part.replaceWith(next.content.cloneNode(true));
       next.remove();
     } else {
@@ -232,7 +237,11 @@ document.addEventListener("click", (event) => {
 function swap(html, phase) {
   if (typeof html !== "string") return false;
   const same = !phase || phase === live.dataset.phase;
-  const focused = document.activeElement && document.activeElement.id;
+  const before = document.activeElement;
+  const focused = before && before.id;
+  const keyed = before && live.contains(before) ? before.dataset.key : undefined;
+  const fromPage = !before || before === document.body || live.contains(before);
+  const told = same ? statusTexts() : null;
   live.innerHTML = html;
   if (phase) live.dataset.phase = phase;
   // A question asked for this moment of the lesson stays asked across a live update.
@@ -240,15 +249,69 @@ function swap(html, phase) {
   else disarm();
   noteServed();
   if (!same) {
-    // A new moment: the focus follows its id, if the new screen has it, and the screen shows
-    // from the start of "Now", whatever the phone was scrolled to.
-    if (focused) document.getElementById(focused)?.focus();
+    // A new moment changes the user's task: the focus follows its id or its key (the
+    // console's controls: the teacher's task is the same button), else it goes to the new
+    // moment's heading (tabindex=-1) so that a screen reader reads it; the screen shows from
+    // the start of "Now", whatever the phone was scrolled to. A focus outside the live part
+    // of the page (the language switch) stays where it is.
+    let target = focused ? document.getElementById(focused) : null;
+    if (!target && keyed) target = live.querySelector(`button[data-key="${keyed}"]:not(:disabled)`);
+    if (target) target.focus({ preventScroll: true });
+    else if (fromPage && !focusHeading()) announceStage();
+    if (target && !live.querySelector("#now")) announceStage();
     const now = live.querySelector("#now");
     if (now && now.getBoundingClientRect().top < 0) window.scrollTo(0, 0);
+  } else if (told) {
+    // The same moment with news: what the new screen says in a status or alert that the old
+    // one did not say is told (once), and nothing moves the focus.
+    const fresh = [...statusTexts()].filter((text) => !told.has(text));
+    if (fresh.length) announce(fresh.join(" "));
   }
   startCountdowns();
   applyFocus();
   return true;
+}
+
+// ---- what a screen reader is told: #announcer, a polite status region that stays on the page
+// (outside #live, so that it is there before its words change). Told there: a ballot's count
+// ("5 of 8 have voted", never anyone's choice), a count held at a table, a status that a
+// live update of the same moment brings, a new moment on the console, and a countdown at one
+// minute and at ten seconds left. Nothing told there moves the focus.
+const announcer = document.getElementById("announcer");
+let announceTimer = null;
+function announce(text, delay = 150) {
+  if (!announcer || !text) return;
+  clearTimeout(announceTimer);
+  announcer.textContent = "";
+  announceTimer = setTimeout(() => { announcer.textContent = text; }, delay);
+}
+function said(element) {
+  return element.textContent.replace(/\s+/g, " ").trim();
+}
+function statusTexts() {
+  const texts = new Set();
+  for (const element of live.querySelectorAll('[role="status"], [role="alert"]')) {
+    if (element.closest("[hidden]") || element.hasAttribute("data-error")) continue;
+    const text = said(element);
+    if (text) texts.add(text);
+  }
+  return texts;
+}
+// The new moment's heading: the phone's first heading in "Now" (a module may mark another
+// with data-stage-heading). False when the screen has none (the console).
+function focusHeading() {
+  const headings = [...live.querySelectorAll("[data-stage-heading], #now h1, #now h2")]
+    .filter((h) => !h.closest("[hidden]"));
+  const heading = headings[0];
+  if (!heading) return false;
+  if (!heading.hasAttribute("tabindex")) heading.setAttribute("tabindex", "-1");
+  heading.focus({ preventScroll: true });
+  return true;
+}
+// The console's new moment, as its progress bar says it (the steps marked aria-current).
+function announceStage() {
+  const steps = [...live.querySelectorAll('[aria-current="step"]')].map(said).filter(Boolean);
+  if (steps.length) announce(steps.join(", "));
 }
 
 // ---- a live update of the same moment keeps the user's place ----
@@ -451,12 +514,26 @@ function showVoted(progress) {
   if (!voted) return;
   // The ballot's form leaves the page with the choice ticked in it: a phone picked up after
   // its vote shows only that its token is in the bag.
+  // (Its button was disabled when it was sent, which already took the focus to the page.)
+  const active = document.activeElement;
+  const inForm = !active || active === document.body
+    || [...live.querySelectorAll('form[data-action="ballot"]')].some((f) => f.contains(active));
   for (const form of live.querySelectorAll('form[data-action="ballot"]')) form.remove();
   for (const el of live.querySelectorAll("[data-hide-when-voted]")) el.hidden = true;
   const count = voted.querySelector("[data-progress]");
   if (count && progress && progress.text) count.textContent = progress.text;
   voted.hidden = false;
-  voted.querySelector("h1")?.focus();
+  // The focus was on the form that just left the page: it goes to the confirmation's heading
+  // (read out), not to the page's start; a focus elsewhere stays there, and the confirmation
+  // is told instead. The count follows, politely.
+  const heading = voted.querySelector("h1, h2");
+  const counted = progress && progress.text ? progress.text : "";
+  if (inForm && heading) {
+    heading.focus();
+    announce(counted);
+  } else {
+    announce([heading ? said(heading) : "", counted].filter(Boolean).join(". "));
+  }
 }
 
 function showError(text) {
@@ -619,6 +696,9 @@ document.addEventListener("keydown", (event) => {
   const keys = { " ": "next", ArrowRight: "next", PageDown: "next", u: "u", U: "u", p: "p", P: "p" };
   const key = keys[event.key];
   if (!key) return;
+  // Space on a focused button, link or summary is that control's own key (a keyboard teacher
+  // pressing Pause must not move the lesson on); Page Down and → still press "next".
+  if (event.key === " " && event.target.closest("button, a[href], summary, [role=button]")) return;
   const button = live.querySelector(`button[data-key="${key}"]`);
   if (button && !button.disabled) { event.preventDefault(); button.click(); }
 });
@@ -644,6 +724,19 @@ const expired = new WeakSet();  // the countdowns whose form was submitted (once
 function clockText(s) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
+// A running countdown is told twice, as it passes 1 minute and 10 seconds left (not when a
+// screen arrives with less time already left, and once per timer: its end time is its key).
+const warned = new Set();
+const WARNINGS = [[60, "warnMinute"], [10, "warnSeconds"]];
+function warnTime(timer, s) {
+  for (const [at, name] of WARNINGS) {
+    const text = timer.element.dataset[name];
+    const key = `${timer.endsAt}:${at}`;
+    if (!text || warned.has(key) || timer.was === undefined || !(timer.was > at && s <= at)) continue;
+    warned.add(key);
+    announce(text);
+  }
+}
 function startCountdowns() {
   clearInterval(tick);
   const timers = [];
@@ -656,10 +749,13 @@ function startCountdowns() {
   }
   if (!timers.length) return;
   const show = () => {
-    for (const { element, time, running, endsAt, stands } of timers) {
+    for (const timer of timers) {
+      const { element, time, running, endsAt, stands } = timer;
       const left = running ? endsAt - (Date.now() / 1000 + serverAhead) : stands;
       const s = Math.max(0, Math.ceil(left));
       time.textContent = clockText(s);
+      if (running) warnTime(timer, s);
+      timer.was = s;
       element.classList.toggle("done", running && s === 0);
       const form = element.dataset.expire !== undefined ? element.closest("form") : null;
       if (running && left <= -1 && form && !expired.has(element)) {
