@@ -15,6 +15,7 @@ from facilitator.kit import Ballot, Lesson, StepPlan, bags
 from facilitator.kit.seating import SeatingPlan, plan
 from facilitator.models import ClassSession, Table, TableAction, TeacherStep
 from tests.fakegame import engine
+from tests.fakegame.debrief import DEBRIEF
 
 VOTE, FINAL = "vote", "final"
 
@@ -95,6 +96,9 @@ class CoinJarLesson(Lesson):
     def phone_context(self, view: dict[str, Any]) -> dict[str, Any]:
         return {"session": view["session"], "seat": view["seat"], "game": view.get("game"),
                 "table": view.get("table")}
+
+    def reports(self) -> Any:
+        return DEBRIEF
 
 
 LESSON = CoinJarLesson()

@@ -216,7 +216,7 @@ class AusterityLesson(Lesson):
         messages.teacher_act(session, message)
 
     def reports(self) -> Any:
-        return debrief
+        return debrief.DEBRIEF
 
     def whatif(self) -> Any:
         return WHATIF

@@ -133,7 +133,7 @@ class CrisisLesson(Lesson):
         messages.teacher_act(session, message)
 
     def reports(self) -> Any:
-        return debrief
+        return debrief.DEBRIEF
 
     def whatif(self) -> Any:
         return WHATIF

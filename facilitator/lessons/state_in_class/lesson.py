@@ -173,7 +173,7 @@ class StateInClassLesson(Lesson):
         messages.teacher_act(session, message)
 
     def reports(self) -> Any:
-        return debrief
+        return debrief.DEBRIEF
 
     def whatif(self) -> Any:
         return WHATIF

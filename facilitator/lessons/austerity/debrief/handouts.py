@@ -1,11 +1,12 @@
-"""Austerity's debrief handouts (on the platform's PDF shell, ``facilitator.reports.pdf``).
+"""Austerity's debrief (``AusterityDebrief``): its parts of the platform's debrief
+(``kit.reports.Debrief``, which writes the handouts' frame and PDFs).
 
-- ``class_handout(session, paper=...)``: cover (how each country ended), the tables side by
-  side, each table's story year by year with its charts, the Cuts and who bore them, and
-  discussion questions (``austerity/reports/class.html``).
-- ``student_handouts(session, paper=..., seat_id=None)``: one page per student (all of them,
-  or one seat): their country, their portfolio (with the lesson option ``portfolios``), the
-  budget each year, prompts (``austerity/reports/students.html``).
+- The class handout: cover (how each country ended), the tables side by side, each table's
+  story year by year with its charts, the Cuts and who bore them, and discussion questions
+  (``austerity/reports/class.html``).
+- The student handouts: one page per student, all of them or one seat: their country, their
+  portfolio (with the lesson option ``portfolios``), the budget each year, prompts
+  (``austerity/reports/students.html``).
 """
 
 from __future__ import annotations
@@ -13,28 +14,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.template.loader import render_to_string
-from django.utils import translation
 from django.utils.translation import gettext as _
 
-from facilitator.kit.reports import (
-    DEFAULT_PAPER,
-    base_context,
-    chart_img,
-    handout_pdf,
-    turning_points,
-)
-from facilitator.lessons.austerity.debrief import questions
+from facilitator.kit.reports import Debrief, chart_img
+from facilitator.lessons.austerity.debrief import questions, spreadsheets
 from facilitator.lessons.austerity.debrief.charts import compare_chart, debt_chart, tracks_chart
 from facilitator.lessons.austerity.debrief.story import (
-    LessonStory,
-    StudentStory,
     TableStory,
-    lesson_date,
     lesson_story,
     lesson_students,
 )
-from facilitator.models import ClassSession
+from facilitator.models import ClassSession, Seat
 
 
 def budget_rows(story: TableStory) -> list[dict[str, Any]]:
@@ -69,68 +59,53 @@ def comparison_charts(tables: Sequence[TableStory]) -> list[dict[str, Any]]:
     ]
 
 
-def class_context(lesson: LessonStory, paper: str) -> dict[str, Any]:
-    tables = lesson.tables
-    context = base_context(lesson.session, paper, f"{lesson.title} · {lesson.date}")
-    context.update({
-        "lesson": lesson,
-        "tables": [{"story": t, "charts": {k: chart_img(v) for k, v in t.charts.items()},
-                    "questions": questions.table_questions(t)} for t in tables],
-        "comparison_rows": comparison_rows(tables) if len(tables) > 1 else [],
-        "comparison_charts": comparison_charts(tables),
-        "general_questions": questions.general_questions(),
-        "scenario": ", ".join(dict.fromkeys(t.scenario for t in tables)),
-        "unfinished_rule": next((t.unfinished_rule for t in tables if t.unfinished_rule), ""),
-        "turning_points": turning_points(lesson.session),
-    })
-    return context
+class AusterityDebrief(Debrief):
+    """What ``Lesson.reports()`` gives the platform: Austerity's parts of the debrief (the
+    handouts' frame is the platform's)."""
 
+    class_template = "austerity/reports/class.html"
+    students_template = "austerity/reports/students.html"
 
-def class_html(session: ClassSession, *, paper: str, language: str | None = None) -> str:
-    with translation.override(language or session.language):
+    def class_parts(self, session: ClassSession) -> dict[str, Any]:
         lesson = lesson_story(session)
-        return render_to_string("austerity/reports/class.html", class_context(lesson, paper))
+        tables = lesson.tables
+        return {
+            "lesson": lesson,
+            "tables": [{"story": t, "charts": {k: chart_img(v) for k, v in t.charts.items()},
+                        "questions": questions.table_questions(t)} for t in tables],
+            "comparison_rows": comparison_rows(tables) if len(tables) > 1 else [],
+            "comparison_charts": comparison_charts(tables),
+            "general_questions": questions.general_questions(),
+            "scenario": ", ".join(dict.fromkeys(t.scenario for t in tables)),
+            "unfinished_rule": next((t.unfinished_rule for t in tables if t.unfinished_rule),
+                                    ""),
+        }
+
+    def student_pages(self, session: ClassSession, seats: Sequence[Seat]
+                      ) -> list[dict[str, Any]]:
+        charts: dict[int, dict[str, Any]] = {}
+        pages = []
+        for s in lesson_students(session, seats=seats):
+            s.prompts = questions.reflection_prompts(s)
+            if s.table.table_id not in charts:
+                charts[s.table.table_id] = {
+                    "tracks": chart_img(tracks_chart(s.table.samples, strip=40,
+                                                     names_left=True, brief=True)),
+                    "debt": chart_img(debt_chart(s.table.samples, height=92, brief=True))}
+            pages.append({"s": s, "charts": charts[s.table.table_id]})
+        return pages
+
+    def results(self, session: ClassSession) -> list[tuple[Any, dict[str, Any]]]:
+        """Each table's result in a few lines, for the reports page."""
+        return [(t, t.result_lines()) for t in lesson_story(session, with_charts=False).tables]
+
+    def rounds_csv(self, session: ClassSession, *, anonymous: bool = False) -> str:
+        return spreadsheets.rounds_csv(session, anonymous=anonymous)
+
+    def results_csv(self, session: ClassSession, *, anonymous: bool = False) -> str:
+        return spreadsheets.results_csv(session, anonymous=anonymous)
 
 
-def class_handout(session: ClassSession, *, paper: str = DEFAULT_PAPER,
-                  language: str | None = None) -> bytes:
-    """The class handout (one PDF for the lesson), in ``language`` (default: the lesson's)."""
-    return handout_pdf(session, class_html, language=language, paper=paper)
-
-
-# --------------------------------------------------------------------------- students
-
-
-def students_context(session: ClassSession, students: Sequence[StudentStory], paper: str
-                     ) -> dict[str, Any]:
-    charts: dict[int, dict[str, Any]] = {}
-    items = []
-    for s in students:
-        s.prompts = questions.reflection_prompts(s)
-        if s.table.table_id not in charts:
-            charts[s.table.table_id] = {
-                "tracks": chart_img(tracks_chart(s.table.samples, strip=40, names_left=True,
-                                              brief=True)),
-                "debt": chart_img(debt_chart(s.table.samples, height=92, brief=True))}
-        items.append({"s": s, "charts": charts[s.table.table_id]})
-    date = lesson_date(session)
-    context = base_context(session, paper, f"{session} · {date}")
-    context.update({"session": session, "date": date, "game": session.game_name,
-                    "students": items})
-    return context
-
-
-def students_html(session: ClassSession, *, paper: str, seat_id: int | None = None,
-                  language: str | None = None) -> str:
-    with translation.override(language or session.language):
-        students = lesson_students(session, seat_id=seat_id)
-        return render_to_string("austerity/reports/students.html",
-                                students_context(session, students, paper))
-
-
-def student_handouts(session: ClassSession, *, paper: str = DEFAULT_PAPER,
-                     seat_id: int | None = None, language: str | None = None) -> bytes:
-    """One page per student, all in one PDF (or just ``seat_id``'s page), in ``language``
-    (default: the lesson's)."""
-    return handout_pdf(session, students_html, language=language, paper=paper,
-                       seat_id=seat_id)
+DEBRIEF = AusterityDebrief()
+class_html, class_handout = DEBRIEF.class_html, DEBRIEF.class_handout
+students_html, student_handouts = DEBRIEF.students_html, DEBRIEF.student_handouts

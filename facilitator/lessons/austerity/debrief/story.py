@@ -35,7 +35,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from facilitator.kit import engine_of, record_actions
-from facilitator.kit.reports import lesson_date
+from facilitator.kit.reports import lesson_date, people
 from facilitator.lessons.austerity import explaining, portfolios, script
 from facilitator.lessons.austerity import motions as lesson_motions
 from facilitator.lessons.austerity.debrief import charts, words
@@ -862,19 +862,14 @@ def student_story(seat: Seat, story: TableStory) -> StudentStory:
                         shared_with=shared, standing=standing)
 
 
-def lesson_students(session: ClassSession, *, seat_id: int | None = None
+def lesson_students(session: ClassSession, *, seats: Sequence[Seat] | None = None
                     ) -> list[StudentStory]:
-    """One story per student who sat at a table (bots and removed students excepted), table
-    by table."""
+    """One story per student of ``seats`` (default: every student who sat at a table, bots
+    and removed students excepted: ``kit.reports.people``), table by table."""
     on = bool((session.options or {}).get("portfolios"))
-    seats = (session.seats.filter(is_bot=False, table__isnull=False, removed=False)
-             .select_related("table", "shares").order_by("table__number", "position",
-                                                         "nickname"))
-    if seat_id is not None:
-        seats = seats.filter(pk=seat_id)
     stories: dict[int, TableStory] = {}
     out = []
-    for seat in seats:
+    for seat in people(session) if seats is None else seats:
         table = seat.table
         assert table is not None
         if table.pk not in stories:

@@ -14,27 +14,18 @@ named as a bot team.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.template.loader import render_to_string
-from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from facilitator.kit import load_state
-from facilitator.kit.reports import (
-    DEFAULT_PAPER,
-    base_context,
-    chart_img,
-    csv_text,
-    handout_pdf,
-    lesson_date,
-)
-from facilitator.kit.reports import turning_points as whatif_turning_points
+from facilitator.kit.reports import Debrief, chart_img, csv_text
 from facilitator.lessons.crisis import scoring, script, words
 from facilitator.lessons.crisis.debrief import charts, chronicle
-from facilitator.models import ClassSession, Table
+from facilitator.models import ClassSession, Seat, Table
 from games.crisis import data
 
 ROUND_COLUMNS = ("table", "round", "level", "event", "zone_start", "status_start", "goal",
@@ -373,37 +364,28 @@ def team_questions(team: TeamStory, story: TableStory) -> list[str]:
     return [first, second]
 
 
-def class_html(session: ClassSession, *, paper: str, language: str | None = None) -> str:
-    with translation.override(language or session.language):
+class CrisisDebrief(Debrief):
+    """What ``Lesson.reports()`` gives the platform: Crisis's parts of the debrief (the
+    handouts' frame is the platform's)."""
+
+    class_template = "crisis/reports/class.html"
+    students_template = "crisis/reports/teams.html"
+
+    def class_parts(self, session: ClassSession) -> dict[str, Any]:
         tables = lesson_story(session)
-        date = lesson_date(session)
-        context = base_context(session, paper, f"{session} · {date}")
-        context.update({"session": session, "date": date, "tables": tables,
-                        "game": session.game_name, "questions": questions(),
-                        "students": sum(len(team.members) for t in tables for team in t.teams),
-                        "student_teams": sum(not team.bot for t in tables for team in t.teams),
-                        "bot_teams": sum(team.bot for t in tables for team in t.teams),
-                        "rounds_planned": script.rounds_of(session),
-                        "turning_points": whatif_turning_points(session)})
-        return render_to_string("crisis/reports/class.html", context)
+        return {"tables": tables, "questions": questions(),
+                "students": sum(len(team.members) for t in tables for team in t.teams),
+                "student_teams": sum(not team.bot for t in tables for team in t.teams),
+                "bot_teams": sum(team.bot for t in tables for team in t.teams),
+                "rounds_planned": script.rounds_of(session)}
 
-
-def class_handout(session: ClassSession, *, paper: str = DEFAULT_PAPER,
-                  language: str | None = None) -> bytes:
-    return handout_pdf(session, class_html, language=language, paper=paper)
-
-
-def students_html(session: ClassSession, *, paper: str, seat_id: int | None = None,
-                  language: str | None = None) -> str:
-    """One page per student (or ``seat_id``'s), each about the student's team."""
-    with translation.override(language or session.language):
+    def student_pages(self, session: ClassSession, seats: Sequence[Seat]
+                      ) -> list[dict[str, Any]]:
+        """One page per student about the student's team."""
         tables = {t.number: t for t in lesson_story(session)}
-        seats = session.seats.filter(is_bot=False, table__isnull=False, removed=False) \
-            .select_related("table", "shares").order_by("table__number", "position")
-        if seat_id is not None:
-            seats = seats.filter(pk=seat_id)
         pages = []
         for seat in seats:
+            assert seat.table is not None
             story = tables[seat.table.number]
             name = (seat.shares or seat).player_name
             team = next((t for t in story.teams if t.name == name), None)
@@ -414,14 +396,18 @@ def students_html(session: ClassSession, *, paper: str, seat_id: int | None = No
                                           "evaluation": chronicle.evaluation(t)}
                                          for r, t in zip(story.rounds, team.rounds,
                                                          strict=True)]})
-        date = lesson_date(session)
-        context = base_context(session, paper, f"{session} · {date}")
-        context.update({"session": session, "date": date, "pages": pages,
-                        "game": session.game_name})
-        return render_to_string("crisis/reports/teams.html", context)
+        return pages
+
+    def results(self, session: ClassSession) -> list[tuple[Table, dict[str, Any]]]:
+        return results(session)
+
+    def rounds_csv(self, session: ClassSession, *, anonymous: bool = False) -> str:
+        return rounds_csv(session, anonymous=anonymous)
+
+    def results_csv(self, session: ClassSession, *, anonymous: bool = False) -> str:
+        return results_csv(session, anonymous=anonymous)
 
 
-def student_handouts(session: ClassSession, *, paper: str = DEFAULT_PAPER,
-                     seat_id: int | None = None, language: str | None = None) -> bytes:
-    return handout_pdf(session, students_html, language=language, paper=paper,
-                       seat_id=seat_id)
+DEBRIEF = CrisisDebrief()
+class_html, class_handout = DEBRIEF.class_html, DEBRIEF.class_handout
+students_html, student_handouts = DEBRIEF.students_html, DEBRIEF.student_handouts

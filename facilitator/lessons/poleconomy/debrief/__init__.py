@@ -9,28 +9,19 @@ name with "Player N" (seat order at the table).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.template.loader import render_to_string
-from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
 from facilitator.kit import game_record, load_state
-from facilitator.kit.reports import (
-    DEFAULT_PAPER,
-    base_context,
-    csv_text,
-    handout_pdf,
-    lesson_date,
-    pseudonyms,
-    turning_points,
-)
+from facilitator.kit.reports import Debrief, csv_text, people, pseudonyms
 from facilitator.lessons.poleconomy import presenters
 from facilitator.lessons.poleconomy.debrief import story as pol_story
 from facilitator.lessons.poleconomy.models import Proposal
-from facilitator.models import ClassSession, Table
+from facilitator.models import ClassSession, Seat, Table
 from games.registry import get_engine
 
 ROUND_COLUMNS = ("session", "table", "round", "multiplier", "index_space", "index_direction",
@@ -280,42 +271,29 @@ def _table_context(session: ClassSession, story: TableStory) -> dict[str, Any]:
             "story": story}
 
 
-def _lesson_context(session: ClassSession, paper: str) -> dict[str, Any]:
-    stories = lesson_stories(session)
-    date = lesson_date(session)
-    context = base_context(session, paper, f"{session} · {date}" if date else f"{session}")
-    tables = [_table_context(session, story) for story in stories]
-    students = session.seats.filter(is_bot=False, removed=False, table__isnull=False).count()
-    context.update({"session": session, "tables": tables, "date": date,
-                    "students": students,
-                    "rounds_played": max((len(t["rounds"]) for t in tables), default=0),
-                    "questions": [_(q) for q in QUESTIONS]})
-    return context
+def _tables(session: ClassSession) -> list[dict[str, Any]]:
+    return [_table_context(session, story) for story in lesson_stories(session)]
 
 
-def class_html(session: ClassSession, *, paper: str, language: str | None = None) -> str:
-    with translation.override(language or session.language):
-        return render_to_string("poleconomy/reports/class.html",
-                                {**_lesson_context(session, paper),
-                                 "turning_points": turning_points(session)})
+class PoleconomyDebrief(Debrief):
+    """What ``Lesson.reports()`` gives the platform: Poleconomy's parts of the debrief (the
+    handouts' frame is the platform's)."""
 
+    class_template = "poleconomy/reports/class.html"
+    students_template = "poleconomy/reports/students.html"
 
-def class_handout(session: ClassSession, *, paper: str = DEFAULT_PAPER,
-                  language: str | None = None) -> bytes:
-    return handout_pdf(session, class_html, language=language, paper=paper)
+    def class_parts(self, session: ClassSession) -> dict[str, Any]:
+        tables = _tables(session)
+        return {"tables": tables, "students": len(people(session)),
+                "rounds_played": max((len(t["rounds"]) for t in tables), default=0),
+                "questions": [_(q) for q in QUESTIONS]}
 
-
-def students_html(session: ClassSession, *, paper: str, seat_id: int | None = None,
-                  language: str | None = None) -> str:
-    with translation.override(language or session.language):
-        context = _lesson_context(session, paper)
-        by_table = {t["number"]: t for t in context["tables"]}
-        seats = (session.seats.filter(is_bot=False, table__isnull=False, removed=False)
-                 .select_related("table", "shares").order_by("table__number", "position"))
-        if seat_id is not None:
-            seats = seats.filter(pk=seat_id)
+    def student_pages(self, session: ClassSession, seats: Sequence[Seat]
+                      ) -> list[dict[str, Any]]:
+        by_table = {t["number"]: t for t in _tables(session)}
         pages = []
         for seat in seats:
+            assert seat.table is not None
             player = seat.player_name or (seat.shares.player_name if seat.shares else "")
             table = by_table[seat.table.number]
             mine = next((r for r in table["ranking"] if r["name"] == player), None)
@@ -328,24 +306,18 @@ def students_html(session: ClassSession, *, paper: str, seat_id: int | None = No
                           "pm_rounds": pm_rounds, "questions": questions,
                           "proposals": [g for g in table["governments"]
                                         if g["pm"] == player and (g["lines"] or g["consent"])]})
-        context["pages"] = pages
-        return render_to_string("poleconomy/reports/students.html", context)
+        return pages
+
+    def results(self, session: ClassSession) -> list[tuple[Any, Any]]:
+        return results(session)
+
+    def rounds_csv(self, session: ClassSession, *, anonymous: bool = False) -> str:
+        return rounds_csv(session, anonymous=anonymous)
+
+    def results_csv(self, session: ClassSession, *, anonymous: bool = False) -> str:
+        return results_csv(session, anonymous=anonymous)
 
 
-def student_handouts(session: ClassSession, *, paper: str = DEFAULT_PAPER,
-                     seat_id: int | None = None, language: str | None = None) -> bytes:
-    return handout_pdf(session, students_html, language=language, paper=paper,
-                       seat_id=seat_id)
-
-
-class Debrief:
-    """What ``Lesson.reports()`` gives the platform."""
-
-    results = staticmethod(results)
-    rounds_csv = staticmethod(rounds_csv)
-    results_csv = staticmethod(results_csv)
-    class_handout = staticmethod(class_handout)
-    student_handouts = staticmethod(student_handouts)
-
-
-DEBRIEF = Debrief()
+DEBRIEF = PoleconomyDebrief()
+class_html, class_handout = DEBRIEF.class_html, DEBRIEF.class_handout
+students_html, student_handouts = DEBRIEF.students_html, DEBRIEF.student_handouts

@@ -1,9 +1,8 @@
 """State in Class's debrief: the story of each table (``story``), its discussion questions
 (``questions``), the handouts (``handouts``) and the CSV exports (``spreadsheets``)."""
 
-from typing import Any
-
 from facilitator.lessons.state_in_class.debrief.handouts import (
+    DEBRIEF,
     class_handout,
     class_html,
     student_handouts,
@@ -11,15 +10,11 @@ from facilitator.lessons.state_in_class.debrief.handouts import (
 )
 from facilitator.lessons.state_in_class.debrief.spreadsheets import results_csv, rounds_csv
 from facilitator.lessons.state_in_class.debrief.story import lesson_story, table_story
-from facilitator.models import ClassSession
 
-
-def results(session: ClassSession) -> list[tuple[Any, list[str]]]:
-    """Each table's result in a few lines, for the reports page."""
-    return [(t, t.result_lines()) for t in lesson_story(session, with_charts=False).tables]
-
+results = DEBRIEF.results
 
 __all__ = [
+    "DEBRIEF",
     "class_handout",
     "class_html",
     "lesson_story",

@@ -1,9 +1,10 @@
-"""State in Class's debrief handouts (on the platform's PDF shell, ``facilitator.reports.pdf``).
+"""State in Class's debrief (``StateInClassDebrief``): its parts of the platform's debrief
+(``kit.reports.Debrief``, which writes the handouts' frame and PDFs).
 
-- ``class_handout(session, paper=...)``: cover, tables compared, each table's story round by
-  round, the final count and discussion questions (``state_in_class/reports/class.html``).
-- ``student_handouts(session, paper=..., seat_id=None)``: one page per student (all of them,
-  or one seat) (``state_in_class/reports/students.html``).
+- The class handout: cover, tables compared, each table's story round by round, the final
+  count and discussion questions (``state_in_class/reports/class.html``).
+- The student handouts: one page per student, all of them or one seat
+  (``state_in_class/reports/students.html``).
 """
 
 from __future__ import annotations
@@ -11,29 +12,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.template.loader import render_to_string
-from django.utils import translation
 from django.utils.translation import gettext as _
 
-from facilitator.kit.reports import (
-    DEFAULT_PAPER,
-    base_context,
-    chart_img,
-    handout_pdf,
-    turning_points,
-)
-from facilitator.lessons.state_in_class.debrief import questions
+from facilitator.kit.reports import Debrief, chart_img
+from facilitator.lessons.state_in_class.debrief import questions, spreadsheets
 from facilitator.lessons.state_in_class.debrief.story import (
-    LessonStory,
-    StudentStory,
     TableStory,
-    lesson_date,
     lesson_story,
     lesson_students,
     pact_line,
     table_result,
 )
-from facilitator.models import ClassSession
+from facilitator.models import ClassSession, Seat
 
 QUESTIONS_PER_TABLE = 6
 
@@ -60,64 +50,47 @@ def comparison_rows(tables: Sequence[TableStory]) -> list[dict[str, Any]]:
     return rows
 
 
-def class_context(lesson: LessonStory, paper: str) -> dict[str, Any]:
-    tables = lesson.tables
-    context = base_context(lesson.session, paper, f"{lesson.title} · {lesson.date}")
-    context.update({
-        "lesson": lesson,
-        "tables": [{"story": t, "result": table_result(t), "pact": pact_line(t),
-                    "charts": {k: chart_img(v) for k, v in t.charts.items()},
-                    "questions": questions.table_questions(t, limit=QUESTIONS_PER_TABLE)}
-                   for t in tables],
-        "comparison": comparison(tables),
-        "comparison_rows": comparison_rows(tables) if len(tables) > 1 else [],
-        "general_questions": questions.general_questions(),
-        "comparison_questions": questions.comparison_questions(tables),
-        "turning_points": turning_points(lesson.session),
-    })
-    return context
+class StateInClassDebrief(Debrief):
+    """What ``Lesson.reports()`` gives the platform: State in Class's parts of the debrief
+    (the handouts' frame is the platform's)."""
 
+    class_template = "state_in_class/reports/class.html"
+    students_template = "state_in_class/reports/students.html"
 
-def class_html(session: ClassSession, *, paper: str, language: str | None = None) -> str:
-    with translation.override(language or session.language):
+    def class_parts(self, session: ClassSession) -> dict[str, Any]:
         lesson = lesson_story(session)
-        return render_to_string("state_in_class/reports/class.html", class_context(lesson, paper))
+        tables = lesson.tables
+        return {
+            "lesson": lesson,
+            "tables": [{"story": t, "result": table_result(t), "pact": pact_line(t),
+                        "charts": {k: chart_img(v) for k, v in t.charts.items()},
+                        "questions": questions.table_questions(t, limit=QUESTIONS_PER_TABLE)}
+                       for t in tables],
+            "comparison": comparison(tables),
+            "comparison_rows": comparison_rows(tables) if len(tables) > 1 else [],
+            "general_questions": questions.general_questions(),
+            "comparison_questions": questions.comparison_questions(tables),
+        }
+
+    def student_pages(self, session: ClassSession, seats: Sequence[Seat]
+                      ) -> list[dict[str, Any]]:
+        students = lesson_students(session, seats=seats)
+        for student in students:
+            student.prompts = questions.reflection_prompts(student)
+        return [{"s": s, "result": table_result(s.table), "chart": chart_img(s.chart)}
+                for s in students]
+
+    def results(self, session: ClassSession) -> list[tuple[Any, list[str]]]:
+        """Each table's result in a few lines, for the reports page."""
+        return [(t, t.result_lines()) for t in lesson_story(session, with_charts=False).tables]
+
+    def rounds_csv(self, session: ClassSession, *, anonymous: bool = False) -> str:
+        return spreadsheets.rounds_csv(session, anonymous=anonymous)
+
+    def results_csv(self, session: ClassSession, *, anonymous: bool = False) -> str:
+        return spreadsheets.results_csv(session, anonymous=anonymous)
 
 
-def class_handout(session: ClassSession, *, paper: str = DEFAULT_PAPER,
-                  language: str | None = None) -> bytes:
-    """The class handout (one PDF for the lesson), in ``language`` (default: the lesson's)."""
-    return handout_pdf(session, class_html, language=language, paper=paper)
-
-
-# --------------------------------------------------------------------------- students
-
-
-def students_context(session: ClassSession, students: Sequence[StudentStory], paper: str
-                     ) -> dict[str, Any]:
-    for student in students:
-        student.prompts = questions.reflection_prompts(student)
-    context = base_context(session, paper, f"{session} · {lesson_date(session)}")
-    context.update({
-        "session": session, "date": lesson_date(session),
-        "game": session.game_name,
-        "students": [{"s": s, "result": table_result(s.table), "chart": chart_img(s.chart)}
-                     for s in students],
-    })
-    return context
-
-
-def students_html(session: ClassSession, *, paper: str, seat_id: int | None = None,
-                  language: str | None = None) -> str:
-    with translation.override(language or session.language):
-        students = lesson_students(session, seat_id=seat_id)
-        return render_to_string("state_in_class/reports/students.html",
-                                students_context(session, students, paper))
-
-
-def student_handouts(session: ClassSession, *, paper: str = DEFAULT_PAPER,
-                     seat_id: int | None = None, language: str | None = None) -> bytes:
-    """One page per student, all in one PDF (or just ``seat_id``'s page), in ``language``
-    (default: the lesson's)."""
-    return handout_pdf(session, students_html, language=language, paper=paper,
-                       seat_id=seat_id)
+DEBRIEF = StateInClassDebrief()
+class_html, class_handout = DEBRIEF.class_html, DEBRIEF.class_handout
+students_html, student_handouts = DEBRIEF.students_html, DEBRIEF.student_handouts

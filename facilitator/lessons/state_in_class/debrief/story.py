@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from facilitator.kit import replay_table
-from facilitator.kit.reports import lesson_date
+from facilitator.kit.reports import lesson_date, people
 from facilitator.lessons.state_in_class import charts, script
 from facilitator.lessons.state_in_class.words import (
     card_outcome,
@@ -578,17 +578,12 @@ def student_story(seat: Seat, story: TableStory) -> StudentStory:
 
 
 def lesson_students(session: ClassSession, stories: Sequence[TableStory] | None = None,
-                    *, seat_id: int | None = None) -> list[StudentStory]:
-    """One story per student who sat at a table (bots and removed students excepted), table
-    by table."""
+                    *, seats: Sequence[Seat] | None = None) -> list[StudentStory]:
+    """One story per student of ``seats`` (default: every student who sat at a table, bots
+    and removed students excepted: ``kit.reports.people``), table by table."""
     by_id = {s.table_id: s for s in stories} if stories is not None else {}
-    seats = (session.seats.filter(is_bot=False, table__isnull=False, removed=False)
-             .select_related("table", "shares").order_by("table__number", "position",
-                                                         "nickname"))
-    if seat_id is not None:
-        seats = seats.filter(pk=seat_id)
     out = []
-    for seat in seats:
+    for seat in people(session) if seats is None else seats:
         table = seat.table
         assert table is not None
         if table.pk not in by_id:
