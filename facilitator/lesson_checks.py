@@ -17,6 +17,7 @@ from django.template.loader import get_template
 
 from facilitator import lessons
 from facilitator.lessons.base import Lesson
+from facilitator.reports.debrief import Debrief
 from games.core import InvalidConfig
 from games.registry import get_engine
 
@@ -48,8 +49,8 @@ def lesson_problems(lesson: Lesson) -> list[str]:
     try:
         get_engine(lesson.game)
     except (KeyError, InvalidConfig):
-        problems.append(f"no engine is registered for its game {lesson.game!r} "
-                        "(games/registry.py)")
+        problems.append(f"no engine declares its game {lesson.game!r} (a package under "
+                        "games/ whose GAME_ID it is)")
     problems += [f"it has no {text!r}" for text in TEXTS if not getattr(lesson, text, "")]
     first = getattr(lesson, "first_stage", None)
     if not first:
@@ -73,6 +74,7 @@ def lesson_problems(lesson: Lesson) -> list[str]:
             get_template(name)
         except TemplateDoesNotExist:
             problems.append(f"its template {key!r} ({name}) does not exist")
+    problems += _debrief_problems(lesson)
     if lesson.teacher_urls:
         try:
             importlib.import_module(lesson.teacher_urls)
@@ -89,6 +91,23 @@ def lesson_problems(lesson: Lesson) -> list[str]:
                 problems.append(f"it defines {name}(), which the platform never calls "
                                 "(a misspelt hook?); keep its own helpers private (_name) "
                                 "or out of the Lesson class")
+    return problems
+
+
+def _debrief_problems(lesson: Lesson) -> list[str]:
+    """A debrief is the platform's skeleton with the module's parts, or none at all."""
+    debrief = lesson.reports()
+    if debrief is None:
+        return []
+    if not isinstance(debrief, Debrief):
+        return ["its reports() is not a kit.reports.Debrief"]
+    problems = []
+    for key in ("class_template", "students_template"):
+        name = getattr(debrief, key, "")
+        try:
+            get_template(name)
+        except TemplateDoesNotExist:
+            problems.append(f"its debrief's {key} ({name or 'none'}) does not exist")
     return problems
 
 

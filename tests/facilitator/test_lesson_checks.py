@@ -73,7 +73,28 @@ def test_a_missing_template_an_unknown_game_and_a_stage_not_named_are_caught():
         seat_messages = (object,)
 
     problems = lesson_problems(Broken())
-    assert "no engine is registered for its game 'no-such-game' (games/registry.py)" in problems
+    assert ("no engine declares its game 'no-such-game' (a package under games/ whose "
+            "GAME_ID it is)") in problems
     assert "its first stage 'lobby-typo' is not among its 'stage_names'" in problems
     assert "its template 'phone' (nowhere/phone.html) does not exist" in problems
     assert "it declares 'seat_messages' but does not define seat_act()" in problems
+
+
+def test_a_debrief_that_is_not_the_platforms_or_names_no_template_is_caught():
+    from tests.fakegame.debrief import CoinJarDebrief
+
+    class OwnDebrief(Complete):
+        def reports(self) -> Any:
+            return object()
+
+    class Untemplated(CoinJarDebrief):
+        class_template = "play/_error.html"
+        students_template = "coin_jar/reports/nowhere.html"
+
+    class UntemplatedDebrief(Complete):
+        def reports(self) -> Any:
+            return Untemplated()
+
+    assert lesson_problems(OwnDebrief()) == ["its reports() is not a kit.reports.Debrief"]
+    assert lesson_problems(UntemplatedDebrief()) == [
+        "its debrief's students_template (coin_jar/reports/nowhere.html) does not exist"]
