@@ -18,6 +18,7 @@ from facilitator.lessons.state_in_class import (
     messages,
     pacing,
     presenters,
+    reads,
     script,
     seating,
     undo,
@@ -25,7 +26,7 @@ from facilitator.lessons.state_in_class import (
 from facilitator.lessons.state_in_class.forms import OptionsForm
 from facilitator.lessons.state_in_class.stages import Stage
 from facilitator.lessons.state_in_class.whatif import WHATIF
-from facilitator.models import Bag, BallotReceipt, ClassSession, Seat, Table, TeacherStep
+from facilitator.models import Bag, ClassSession, Seat, Table, TeacherStep
 from games.state_in_class import bots as policies
 
 
@@ -150,12 +151,11 @@ class StateInClassLesson(Lesson):
         return script.held_back(table)
 
     def session_info(self, session: ClassSession) -> dict[str, Any]:
-        return {"cards": script.cards_read(session),
-                "debate_seconds": session.options.get("debate_seconds")}
+        return reads.session_info(session)
 
     def seat_info(self, session: ClassSession, seat: Seat, table: Table,
                   legal: list[dict[str, Any]]) -> dict[str, Any]:
-        return {"can": seat_can(session, legal), "abstained": abstained(seat, table, session)}
+        return reads.seat_info(session, seat, table, legal)
 
     def projector_context(self, view: dict[str, Any], *, join_url: str = "") -> dict[str, Any]:
         return presenters.projector_context(view, join_url=join_url)
@@ -177,33 +177,6 @@ class StateInClassLesson(Lesson):
 
     def whatif(self) -> Any:
         return WHATIF
-
-
-def abstained(seat: Seat, table: Table, session: ClassSession) -> bool:
-    """The seat put no token in the vote whose result the class is being shown. A bag closed
-    unopened (fewer than 3 tokens) kept no receipt, and counted nobody's token: the platform's
-    notice says so to everyone at the table, voters and abstainers alike."""
-    kind = script.COUNTED_AT.get(session.stage)
-    if kind is None:
-        return False
-    bag = Bag.objects.filter(table=table, decision=script.decision_id(session.round, kind),
-                             status=Bag.Status.COUNTED).first()
-    return (bag is not None and not bag.set_aside
-            and not BallotReceipt.objects.filter(bag=bag, seat=seat).exists())
-
-
-def seat_can(session: ClassSession, legal: list[dict[str, Any]]) -> dict[str, Any]:
-    """What the phone may offer now: the engine allows it *and* the lesson is at that moment."""
-    types = {a["type"]: a for a in legal}
-    running = session.status == ClassSession.Status.RUNNING and not session.paused
-    vote = types.get("ballot", {}).get("kind")
-    return {
-        "pact": running and "pact" in types and session.stage == Stage.PACT,
-        "vote": vote if running and session.stage == f"{vote}_vote" else None,
-        "decision": script.decision_id(session.round, vote) if vote else None,
-        "tie_break": [a["choice"] for a in legal if a["type"] == "tie_break"]
-        if running and pacing.tie_shown(session.stage) else [],
-    }
 
 
 LESSON = StateInClassLesson()
