@@ -76,8 +76,8 @@ def readable(session: ClassSession) -> dict[str, str]:
         "results.csv": spreadsheets.results_csv(session),
         "console": render_to_string("facilitator/_console_live.html",
                                     {**context, "csrf_token": "x"}),
-        "class handout": handouts.class_html(session, paper="a4"),
-        "student handouts": handouts.students_html(session, paper="a4"),
+        "class handout": handouts.DEBRIEF.class_html(session, paper="a4"),
+        "student handouts": handouts.DEBRIEF.students_html(session, paper="a4"),
     }
     # The two lessons' own ids: the session's in each spreadsheet row's first column, and
     # database ids in the pages' attributes (links, seat ids); nothing else differs.

@@ -38,9 +38,10 @@ from tests.reports.scripted import default_pact, default_tax, scripted_lesson
 pytestmark = pytest.mark.django_db
 
 # Raw engine keys and placeholders a page must never show: each module names them.
-CLASS_HTML = {"state-in-class": sic_handouts.class_html,
-              "austerity": austerity_handouts.class_html,
-              "crisis": crisis_debrief.class_html, "poleconomy": poleconomy_reports.class_html}
+CLASS_HTML = {"state-in-class": sic_handouts.DEBRIEF.class_html,
+              "austerity": austerity_handouts.DEBRIEF.class_html,
+              "crisis": crisis_debrief.DEBRIEF.class_html,
+              "poleconomy": poleconomy_reports.DEBRIEF.class_html}
 RAW = re.compile(r"\{\w+\}|\boption [a-z]+[-:]|the move |level:|fund:|wealth:|vp:|export:|"
                  r"black_market|not-carried|%\(")
 

@@ -51,12 +51,12 @@ def rendered(austerity: dict[str, Any], django_db_blocker: Any) -> dict[str, byt
     with django_db_blocker.unblock():
         two, ended = austerity["two"], austerity["ended"]
         return {
-            "class": handouts.class_handout(two, paper="a4"),
-            "students": handouts.student_handouts(two, paper="a4"),
-            "class_es": handouts.class_handout(two, paper="a4", language="es"),
-            "students_es": handouts.student_handouts(two, paper="a4", language="es"),
-            "ended": handouts.class_handout(ended, paper="a4"),
-            "bots": handouts.class_handout(austerity["bots"], paper="letter"),
+            "class": handouts.DEBRIEF.class_handout(two, paper="a4"),
+            "students": handouts.DEBRIEF.student_handouts(two, paper="a4"),
+            "class_es": handouts.DEBRIEF.class_handout(two, paper="a4", language="es"),
+            "students_es": handouts.DEBRIEF.student_handouts(two, paper="a4", language="es"),
+            "ended": handouts.DEBRIEF.class_handout(ended, paper="a4"),
+            "bots": handouts.DEBRIEF.class_handout(austerity["bots"], paper="letter"),
         }
 
 
@@ -111,10 +111,10 @@ def test_bots_are_marked_and_get_no_page_and_policy_turns_are_told(austerity, tm
     session = austerity["bots"]
     table = session.tables.get()
     state = replay_table(table)
-    text = pdf_text(handouts.class_handout(session), tmp_path)
+    text = pdf_text(handouts.DEBRIEF.class_handout(session), tmp_path)
     bots = list(table.seats.filter(is_bot=True).order_by("position"))
     assert len(bots) == 2 and all(f"{b.nickname} (bot)" in text for b in bots)
-    assert int(pdf_info(handouts.student_handouts(session), tmp_path)["Pages"]) == 2
+    assert int(pdf_info(handouts.DEBRIEF.student_handouts(session), tmp_path)["Pages"]) == 2
     assert "Policy card" in text and "New institution" in text
     told = 0
     for entry in state.history[:-1]:  # a policy turn at Year End is the next year's ballot
@@ -159,7 +159,7 @@ def test_the_cover_gives_each_countrys_result_and_the_class(austerity, rendered,
 
 def test_the_tables_side_by_side_compare_tracks_and_debt_year_by_year(austerity):
     session = ClassSession.objects.get(pk=austerity["two"].pk)
-    html = handouts.class_html(session, paper="a4")
+    html = handouts.DEBRIEF.class_html(session, paper="a4")
     for table in session.tables.order_by("number"):
         state = replay_table(table)
         tracks = [sum(e["tracks"].values()) for e in state.history] + [sum(state.tracks.values())]
@@ -174,7 +174,7 @@ def test_a_bag_of_three_or_more_shows_its_tally_and_a_smaller_one_only_its_resul
     bag of 2) that chose the same. The tax line gives each twin's own tally; the borrow line
     is the same word for word (two tokens of five: the bag was never opened)."""
     twin_a, twin_b = austerity["twin_a"], austerity["twin_b"]
-    texts = [pdf_text(handouts.class_handout(s), tmp_path) for s in (twin_a, twin_b)]
+    texts = [pdf_text(handouts.DEBRIEF.class_handout(s), tmp_path) for s in (twin_a, twin_b)]
     assert "Raise taxes: 1 time (5 of 5 voted: no 1 · 1 time 3 · 2 times 1)" in texts[0]
     assert "Raise taxes: 1 time (5 of 5 voted: no 0 · 1 time 4 · 2 times 1)" in texts[1]
     for text in texts:
@@ -187,18 +187,18 @@ def test_a_bag_of_three_or_more_shows_its_tally_and_a_smaller_one_only_its_resul
 
 def test_a_table_ballot_outside_the_budget_session_is_not_told_as_a_budget_item(austerity):
     session = ClassSession.objects.get(pk=austerity["two"].pk)
-    before = handouts.class_html(session, paper="a4")
+    before = handouts.DEBRIEF.class_html(session, paper="a4")
     Bag.objects.create(table=session.tables.get(number=1), decision="y1.motion1",
                        options=["no", "yes"], status=Bag.Status.COUNTED, key_ref="motion")
-    assert handouts.class_html(session, paper="a4") == before
+    assert handouts.DEBRIEF.class_html(session, paper="a4") == before
 
 
 def test_the_debrief_never_reads_a_sealed_ballot(austerity):
     """What was chosen comes from the log's counted actions and the receipts, never from the
     sealed ballots (a counted bag has none left; an open one must not be read)."""
     with CaptureQueriesContext(connection) as queries:
-        handouts.class_html(austerity["two"], paper="a4")
-        handouts.students_html(austerity["two"], paper="a4")
+        handouts.DEBRIEF.class_html(austerity["two"], paper="a4")
+        handouts.DEBRIEF.students_html(austerity["two"], paper="a4")
     sql = " ".join(q["sql"].lower() for q in queries.captured_queries)
     assert "sealedballot" not in sql and "receipt" in sql
 
@@ -222,11 +222,11 @@ def test_student_pages_one_each_with_portfolio_and_minister_year(austerity, rend
     students = list(session.seats.filter(is_bot=False, table__isnull=False)
                     .order_by("table__number", "position"))
     assert int(pdf_info(rendered["students"], tmp_path)["Pages"]) == len(students)
-    letter = handouts.student_handouts(session, paper="letter")
+    letter = handouts.DEBRIEF.student_handouts(session, paper="letter")
     assert int(pdf_info(letter, tmp_path)["Pages"]) == len(students)
     for seat in students:
-        page = pdf_text(handouts.student_handouts(session, seat_id=seat.pk), tmp_path)
-        assert int(pdf_info(handouts.student_handouts(session, seat_id=seat.pk),
+        page = pdf_text(handouts.DEBRIEF.student_handouts(session, seat_id=seat.pk), tmp_path)
+        assert int(pdf_info(handouts.DEBRIEF.student_handouts(session, seat_id=seat.pk),
                             tmp_path)["Pages"]) == 1
         table = seat.table
         state, start = replay_table(table), table_start(table)
@@ -262,7 +262,7 @@ def test_handouts_in_spanish(austerity, rendered, tmp_path):
     assert "Tu país" in pages and "Your country" not in pages
     students = austerity["two"].seats.filter(is_bot=False, table__isnull=False).count()
     assert int(pdf_info(rendered["students_es"], tmp_path)["Pages"]) == students
-    letter = handouts.student_handouts(austerity["two"], paper="letter", language="es")
+    letter = handouts.DEBRIEF.student_handouts(austerity["two"], paper="letter", language="es")
     assert int(pdf_info(letter, tmp_path)["Pages"]) == students
 
 

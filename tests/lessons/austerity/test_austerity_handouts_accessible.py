@@ -40,9 +40,9 @@ def pdfs(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str, Any
         with WeasyPrintErrors() as errors:
             data = {
                 "session": session, "seat": seat,
-                "class": handouts.class_handout(session, paper="a4"),
-                "student_es": handouts.student_handouts(session, paper="a4", seat_id=seat.pk,
-                                                        language="es"),
+                "class": handouts.DEBRIEF.class_handout(session, paper="a4"),
+                "student_es": handouts.DEBRIEF.student_handouts(
+                    session, paper="a4", seat_id=seat.pk, language="es"),
                 "errors": errors.messages,
             }
         try:

@@ -59,11 +59,11 @@ def test_each_teams_story_adds_up_to_the_engines_game() -> None:
 def test_the_class_handout_tells_what_each_team_did_and_where_axia_was_lost() -> None:
     session = with_bot_teams()
     (story,) = debrief.lesson_story(session)
-    page = text(debrief.class_html(session, paper="a4", language="en"))
+    page = text(debrief.DEBRIEF.class_html(session, paper="a4", language="en"))
     assert "Where Axia was saved or lost" in page and "What each team did" in page
     assert f"Axia went bankrupt in round {story.rounds[-1]['round']}" in page
     assert "Financial Status against the Austerity Plan's goals" in page
-    assert "data:image/svg+xml" in debrief.class_html(session, paper="a4", language="en")
+    assert "data:image/svg+xml" in debrief.DEBRIEF.class_html(session, paper="a4", language="en")
     crackdown = next(r for r in story.rounds if r["crackdown"])
     assert f"sold on the black market: a crackdown, the track {crackdown['crackdown']} steps " \
            "down." in page
@@ -76,7 +76,7 @@ def test_the_class_handout_tells_what_each_team_did_and_where_axia_was_lost() ->
 
 def test_handouts_count_students_and_name_a_bot_team_as_one() -> None:
     session = with_bot_teams()
-    page = text(debrief.class_html(session, paper="a4", language="en"))
+    page = text(debrief.DEBRIEF.class_html(session, paper="a4", language="en"))
     students = Seat.objects.filter(session=session, is_bot=False, removed=False).count()
     assert students == 4
     assert re.search(r"Students\s+4\b", page)
@@ -90,7 +90,7 @@ def test_a_students_page_says_what_the_team_did_and_asks_two_questions_about_it(
     session = with_bot_teams()
     (story,) = debrief.lesson_story(session)
     seat = Seat.objects.filter(session=session, is_bot=False).order_by("position").first()
-    page = text(debrief.students_html(session, paper="a4", seat_id=seat.pk, language="en"))
+    page = text(debrief.DEBRIEF.students_html(session, paper="a4", seat_id=seat.pk, language="en"))
     team = next(t for t in story.teams if t.name == seat.player_name)
     assert "What your team did, round by round" in page
     assert len(team.rounds) == story.played
@@ -106,7 +106,7 @@ def test_a_students_page_says_what_the_team_did_and_asks_two_questions_about_it(
 def test_after_a_bankruptcy_the_ranking_says_who_met_the_last_goal() -> None:
     session = with_bot_teams()
     (story,) = debrief.lesson_story(session)
-    page = text(debrief.class_html(session, paper="a4", language="en"))
+    page = text(debrief.DEBRIEF.class_html(session, paper="a4", language="en"))
     assert "Last goal" in page
     met = sum(t.score["eligible"] for t in story.teams)
     assert page.count("met ✔") == met
@@ -116,7 +116,7 @@ def test_after_a_bankruptcy_the_ranking_says_who_met_the_last_goal() -> None:
 
 def test_the_story_reads_in_spanish() -> None:
     session = with_bot_teams()
-    page = text(debrief.class_html(session, paper="a4", language="es"))
+    page = text(debrief.DEBRIEF.class_html(session, paper="a4", language="es"))
     for said in ("Dónde se salvó o se perdió Axia", "Qué hizo cada equipo",
                  "(equipo de bots)", "Empresas compradas", "Axia entró en bancarrota en la ronda",
                  "redada"):
@@ -124,7 +124,7 @@ def test_the_story_reads_in_spanish() -> None:
     for english in ("Team A", "Companies bought", "bots only", "Bought ", "credits"):
         assert english not in page, english
     seat = Seat.objects.filter(session=session, is_bot=False).first()
-    mine = text(debrief.students_html(session, paper="a4", seat_id=seat.pk, language="es"))
+    mine = text(debrief.DEBRIEF.students_html(session, paper="a4", seat_id=seat.pk, language="es"))
     assert "Qué hizo tu equipo, ronda a ronda" in mine and "Para pensar" in mine
     assert "Compró " in mine
 
@@ -132,7 +132,7 @@ def test_the_story_reads_in_spanish() -> None:
 def test_a_team_completed_by_a_bot_counts_its_students_and_says_it_had_a_bot() -> None:
     session = started(3, "bots", team_size=2, here=False, rounds=5, difficulty="easy")
     session = to_stage(session, "evaluation")
-    page = text(debrief.class_html(session, paper="a4", language="en"))
+    page = text(debrief.DEBRIEF.class_html(session, paper="a4", language="en"))
     assert re.search(r"Students\s+3\b", page)
     (bot,) = Seat.objects.filter(session=session, is_bot=True)
     mates = Seat.objects.filter(session=session, is_bot=False, player_name=bot.player_name)

@@ -45,8 +45,8 @@ def pdfs(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str, Any
         with WeasyPrintErrors() as errors:
             data = {
                 "session": session,
-                "class": debrief.class_handout(session, paper="a4"),
-                "students_es": debrief.student_handouts(session, paper="a4", language="es"),
+                "class": debrief.DEBRIEF.class_handout(session, paper="a4"),
+                "students_es": debrief.DEBRIEF.student_handouts(session, paper="a4", language="es"),
                 "errors": errors.messages,
             }
         try:

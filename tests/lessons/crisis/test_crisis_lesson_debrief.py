@@ -75,10 +75,10 @@ def test_the_handouts_download_as_pdf_in_both_languages() -> None:
     for path in ("class.pdf", "students.pdf", "class.pdf?lang=es"):
         answer = client.get(base + path)
         assert answer.status_code == 200 and answer.content.startswith(b"%PDF"), path
-    html = debrief.class_html(session, paper="a4")
+    html = debrief.DEBRIEF.class_html(session, paper="a4")
     assert "Final ranking" in html and "Questions for the discussion" in html
     seat = session.seats.filter(is_bot=False).first()
-    mine = debrief.students_html(session, paper="a4", seat_id=seat.pk)
+    mine = debrief.DEBRIEF.students_html(session, paper="a4", seat_id=seat.pk)
     assert seat.nickname in mine and seat.player_name in mine
     assert client.get(f"{base}rounds.csv").status_code == 200
     assert client.get(f"{base}results.csv?anonymous=1").status_code == 200

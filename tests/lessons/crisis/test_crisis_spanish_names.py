@@ -46,7 +46,7 @@ def test_a_spanish_captain_reads_company_names_and_their_costs_in_spanish() -> N
 def test_the_class_handout_says_each_teams_vp_with_its_name() -> None:
     session = to_stage(advance(started(4, team_size=2)), "evaluation")
     session.language = "es"
-    page = html.unescape(debrief.class_html(session, paper="a4", language="es"))
+    page = html.unescape(debrief.DEBRIEF.class_html(session, paper="a4", language="es"))
     vp = state_of(human_table(session)).history[0]["evaluation"]["vp"]
     first = next(iter(vp.values()))
     assert f"Equipo A: {first} PV" in page

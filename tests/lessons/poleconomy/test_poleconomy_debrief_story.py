@@ -56,7 +56,7 @@ def played() -> tuple[Lesson, dict[str, Any]]:
 
 def test_the_class_handout_is_dated_and_tells_the_story_of_parliament() -> None:
     lesson, who = played()
-    html = reports.class_html(lesson.now, paper=DEFAULT_PAPER)
+    html = reports.DEBRIEF.class_html(lesson.now, paper=DEFAULT_PAPER)
     started = lesson.now.started_at
     assert formats.date_format(timezone.localtime(started), "DATE_FORMAT") in html
     assert "Parties, elections and Governments" in html
@@ -72,7 +72,7 @@ def test_the_class_handout_is_dated_and_tells_the_story_of_parliament() -> None:
 
 def test_each_student_handout_says_what_their_player_did_and_asks_about_it() -> None:
     lesson, who = played()
-    html = reports.students_html(lesson.now, paper=DEFAULT_PAPER)
+    html = reports.DEBRIEF.students_html(lesson.now, paper=DEFAULT_PAPER)
     assert f"The Treasury cannot make its payment to {who['other']}." in html
     assert html.count("What you did, round by round") == 3
     assert "Prime Minister" in html and "Your wealth" in html
@@ -83,5 +83,5 @@ def test_each_student_handout_says_what_their_player_did_and_asks_about_it() -> 
 
 def test_the_handouts_print() -> None:
     lesson, _who = played()
-    assert reports.class_handout(lesson.now).startswith(b"%PDF")
-    assert reports.student_handouts(lesson.now).startswith(b"%PDF")
+    assert reports.DEBRIEF.class_handout(lesson.now).startswith(b"%PDF")
+    assert reports.DEBRIEF.student_handouts(lesson.now).startswith(b"%PDF")

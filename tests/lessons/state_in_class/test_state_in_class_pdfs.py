@@ -81,10 +81,10 @@ def rendered(lessons: dict[str, Any], django_db_blocker: Any) -> dict[str, bytes
     with django_db_blocker.unblock():
         full, failing, two = lessons["full"], lessons["failing"], lessons["two"]
         return {
-            "class": handouts.class_handout(full, paper="a4"),
-            "students": handouts.student_handouts(full, paper="a4"),
-            "failing": handouts.class_handout(failing, paper="a4"),
-            "two": handouts.class_handout(two, paper="letter"),
+            "class": handouts.DEBRIEF.class_handout(full, paper="a4"),
+            "students": handouts.DEBRIEF.student_handouts(full, paper="a4"),
+            "failing": handouts.DEBRIEF.class_handout(failing, paper="a4"),
+            "two": handouts.DEBRIEF.class_handout(two, paper="letter"),
         }
 
 
@@ -179,8 +179,8 @@ def test_no_vote_of_any_student_appears(lessons, rendered, tmp_path):
 def test_reports_never_read_a_vote_counter(lessons):
     """The tallies come from the log; the live per-option counters are never consulted."""
     with CaptureQueriesContext(connection) as queries:
-        handouts.class_html(lessons["full"], paper="a4")
-        handouts.students_html(lessons["full"], paper="a4")
+        handouts.DEBRIEF.class_html(lessons["full"], paper="a4")
+        handouts.DEBRIEF.students_html(lessons["full"], paper="a4")
     sql = " ".join(q["sql"].lower() for q in queries.captured_queries)
     assert "votecounter" not in sql
 
@@ -211,7 +211,7 @@ def test_student_handouts_one_page_each_with_their_facts(lessons, rendered, tmp_
 def test_one_student_alone(lessons, tmp_path):
     session = lessons["full"]
     seat = Seat.objects.filter(session=session, is_bot=False).order_by("position").last()
-    alone = handouts.student_handouts(session, paper="letter", seat_id=seat.pk)
+    alone = handouts.DEBRIEF.student_handouts(session, paper="letter", seat_id=seat.pk)
     assert int(pdf_info(alone, tmp_path)["Pages"]) == 1
     assert f"{seat.nickname} · table 1" in pdf_text(alone, tmp_path)
 
@@ -220,8 +220,8 @@ def test_one_student_alone(lessons, tmp_path):
                                              ("letter", "612 x 792 pts (letter)")])
 def test_paper_sizes(lessons, tmp_path, paper, size):
     session = lessons["full"]
-    for content in (handouts.class_handout(session, paper=paper),
-                    handouts.student_handouts(session, paper=paper)):
+    for content in (handouts.DEBRIEF.class_handout(session, paper=paper),
+                    handouts.DEBRIEF.student_handouts(session, paper=paper)):
         info = pdf_info(content, tmp_path)
         assert info["Page size"] == size
     # On Letter too, every student fits on one page.
@@ -230,11 +230,11 @@ def test_paper_sizes(lessons, tmp_path, paper, size):
 
 def test_same_log_same_text(lessons, rendered, tmp_path):
     session = ClassSession.objects.get(pk=lessons["full"].pk)  # fresh objects, fresh replay
-    again = handouts.class_handout(session, paper="a4")
+    again = handouts.DEBRIEF.class_handout(session, paper="a4")
     assert pdf_text(again, tmp_path) == pdf_text(rendered["class"], tmp_path)
-    html = handouts.students_html(session, paper="a4")
-    assert html == handouts.students_html(session, paper="a4")
-    assert pdf_text(handouts.student_handouts(session, paper="a4"), tmp_path) == \
+    html = handouts.DEBRIEF.students_html(session, paper="a4")
+    assert html == handouts.DEBRIEF.students_html(session, paper="a4")
+    assert pdf_text(handouts.DEBRIEF.student_handouts(session, paper="a4"), tmp_path) == \
         pdf_text(rendered["students"], tmp_path)
 
 
@@ -242,12 +242,12 @@ def test_reports_are_rebuilt_from_the_log_not_the_snapshot(lessons, tmp_path):
     """No stale data: a wrong cached snapshot does not change the handout."""
     session = lessons["failing"]
     table = session.tables.get()
-    before = handouts.class_html(session, paper="a4")
+    before = handouts.DEBRIEF.class_html(session, paper="a4")
     snapshot = table.snapshot
     try:
         table.snapshot = {**snapshot, "tension": 1, "failed": False}
         table.save(update_fields=["snapshot"])
-        assert handouts.class_html(session, paper="a4") == before
+        assert handouts.DEBRIEF.class_html(session, paper="a4") == before
     finally:
         table.snapshot = snapshot
         table.save(update_fields=["snapshot"])
@@ -256,8 +256,8 @@ def test_reports_are_rebuilt_from_the_log_not_the_snapshot(lessons, tmp_path):
 def test_handouts_follow_the_session_language(lessons):
     session = ClassSession.objects.get(pk=lessons["full"].pk)
     session.language = "es"
-    assert '<html lang="es">' in handouts.class_html(session, paper="a4")
-    assert '<html lang="es">' in handouts.students_html(session, paper="a4")
+    assert '<html lang="es">' in handouts.DEBRIEF.class_html(session, paper="a4")
+    assert '<html lang="es">' in handouts.DEBRIEF.students_html(session, paper="a4")
 
 
 def test_pages_render_to_png_and_are_not_blank(rendered, tmp_path):
@@ -285,17 +285,17 @@ def test_bots_and_shared_seats(tmp_path):
     with_bots = scripted_lesson(students=5, seed=3, teacher=teacher, title="Bots", fill="bots")
     bots = list(with_bots.seats.filter(is_bot=True))
     assert bots
-    text = pdf_text(handouts.class_handout(with_bots), tmp_path)
+    text = pdf_text(handouts.DEBRIEF.class_handout(with_bots), tmp_path)
     assert f"{bots[0].nickname} (bot)" in text
-    pages = handouts.student_handouts(with_bots)
+    pages = handouts.DEBRIEF.student_handouts(with_bots)
     assert int(pdf_info(pages, tmp_path)["Pages"]) == 5
 
     pairs = scripted_lesson(students=9, seed=3, teacher=teacher, title="Pairs", fill="pairs")
     partner = pairs.seats.filter(shares__isnull=False).first()
     assert partner is not None
-    pages = handouts.student_handouts(pairs)
+    pages = handouts.DEBRIEF.student_handouts(pairs)
     assert int(pdf_info(pages, tmp_path)["Pages"]) == 9
-    alone = pdf_text(handouts.student_handouts(pairs, seat_id=partner.pk), tmp_path)
+    alone = pdf_text(handouts.DEBRIEF.student_handouts(pairs, seat_id=partner.pk), tmp_path)
     assert f"You shared a seat with {partner.shares.nickname}." in alone
 
 

@@ -3,13 +3,7 @@
 exports (``spreadsheets``). The game records (JSON) are the platform's
 (``facilitator.reports.export.table_record``)."""
 
-from facilitator.lessons.austerity.debrief.handouts import (
-    DEBRIEF,
-    class_handout,
-    class_html,
-    student_handouts,
-    students_html,
-)
+from facilitator.lessons.austerity.debrief.handouts import DEBRIEF
 from facilitator.lessons.austerity.debrief.spreadsheets import results_csv, rounds_csv
 from facilitator.lessons.austerity.debrief.story import lesson_story, table_story
 
@@ -17,13 +11,9 @@ results = DEBRIEF.results
 
 __all__ = [
     "DEBRIEF",
-    "class_handout",
-    "class_html",
     "lesson_story",
     "results",
     "results_csv",
     "rounds_csv",
-    "student_handouts",
-    "students_html",
     "table_story",
 ]

@@ -59,9 +59,13 @@ def comparison_charts(tables: Sequence[TableStory]) -> list[dict[str, Any]]:
     ]
 
 
+def results(session: ClassSession) -> list[tuple[Any, dict[str, Any]]]:
+    """Each table's result in a few lines, for the reports page."""
+    return [(t, t.result_lines()) for t in lesson_story(session, with_charts=False).tables]
+
+
 class AusterityDebrief(Debrief):
-    """What ``Lesson.reports()`` gives the platform: Austerity's parts of the debrief (the
-    handouts' frame is the platform's)."""
+    """``Lesson.reports()``: each country year by year, and one page per student."""
 
     class_template = "austerity/reports/class.html"
     students_template = "austerity/reports/students.html"
@@ -95,17 +99,9 @@ class AusterityDebrief(Debrief):
             pages.append({"s": s, "charts": charts[s.table.table_id]})
         return pages
 
-    def results(self, session: ClassSession) -> list[tuple[Any, dict[str, Any]]]:
-        """Each table's result in a few lines, for the reports page."""
-        return [(t, t.result_lines()) for t in lesson_story(session, with_charts=False).tables]
-
-    def rounds_csv(self, session: ClassSession, *, anonymous: bool = False) -> str:
-        return spreadsheets.rounds_csv(session, anonymous=anonymous)
-
-    def results_csv(self, session: ClassSession, *, anonymous: bool = False) -> str:
-        return spreadsheets.results_csv(session, anonymous=anonymous)
+    results = staticmethod(results)
+    rounds_csv = staticmethod(spreadsheets.rounds_csv)
+    results_csv = staticmethod(spreadsheets.results_csv)
 
 
 DEBRIEF = AusterityDebrief()
-class_html, class_handout = DEBRIEF.class_html, DEBRIEF.class_handout
-students_html, student_handouts = DEBRIEF.students_html, DEBRIEF.student_handouts

@@ -365,8 +365,7 @@ def team_questions(team: TeamStory, story: TableStory) -> list[str]:
 
 
 class CrisisDebrief(Debrief):
-    """What ``Lesson.reports()`` gives the platform: Crisis's parts of the debrief (the
-    handouts' frame is the platform's)."""
+    """``Lesson.reports()``: each table's rounds and teams, and a page per student's team."""
 
     class_template = "crisis/reports/class.html"
     students_template = "crisis/reports/teams.html"
@@ -398,16 +397,9 @@ class CrisisDebrief(Debrief):
                                                          strict=True)]})
         return pages
 
-    def results(self, session: ClassSession) -> list[tuple[Table, dict[str, Any]]]:
-        return results(session)
-
-    def rounds_csv(self, session: ClassSession, *, anonymous: bool = False) -> str:
-        return rounds_csv(session, anonymous=anonymous)
-
-    def results_csv(self, session: ClassSession, *, anonymous: bool = False) -> str:
-        return results_csv(session, anonymous=anonymous)
+    results = staticmethod(results)
+    rounds_csv = staticmethod(rounds_csv)
+    results_csv = staticmethod(results_csv)
 
 
 DEBRIEF = CrisisDebrief()
-class_html, class_handout = DEBRIEF.class_html, DEBRIEF.class_handout
-students_html, student_handouts = DEBRIEF.students_html, DEBRIEF.student_handouts

@@ -276,8 +276,7 @@ def _tables(session: ClassSession) -> list[dict[str, Any]]:
 
 
 class PoleconomyDebrief(Debrief):
-    """What ``Lesson.reports()`` gives the platform: Poleconomy's parts of the debrief (the
-    handouts' frame is the platform's)."""
+    """``Lesson.reports()``: each table's rounds and Governments, and a page per player."""
 
     class_template = "poleconomy/reports/class.html"
     students_template = "poleconomy/reports/students.html"
@@ -308,16 +307,9 @@ class PoleconomyDebrief(Debrief):
                                         if g["pm"] == player and (g["lines"] or g["consent"])]})
         return pages
 
-    def results(self, session: ClassSession) -> list[tuple[Any, Any]]:
-        return results(session)
-
-    def rounds_csv(self, session: ClassSession, *, anonymous: bool = False) -> str:
-        return rounds_csv(session, anonymous=anonymous)
-
-    def results_csv(self, session: ClassSession, *, anonymous: bool = False) -> str:
-        return results_csv(session, anonymous=anonymous)
+    results = staticmethod(results)
+    rounds_csv = staticmethod(rounds_csv)
+    results_csv = staticmethod(results_csv)
 
 
 DEBRIEF = PoleconomyDebrief()
-class_html, class_handout = DEBRIEF.class_html, DEBRIEF.class_handout
-students_html, student_handouts = DEBRIEF.students_html, DEBRIEF.student_handouts

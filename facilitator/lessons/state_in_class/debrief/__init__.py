@@ -1,13 +1,7 @@
 """State in Class's debrief: the story of each table (``story``), its discussion questions
 (``questions``), the handouts (``handouts``) and the CSV exports (``spreadsheets``)."""
 
-from facilitator.lessons.state_in_class.debrief.handouts import (
-    DEBRIEF,
-    class_handout,
-    class_html,
-    student_handouts,
-    students_html,
-)
+from facilitator.lessons.state_in_class.debrief.handouts import DEBRIEF
 from facilitator.lessons.state_in_class.debrief.spreadsheets import results_csv, rounds_csv
 from facilitator.lessons.state_in_class.debrief.story import lesson_story, table_story
 
@@ -15,13 +9,9 @@ results = DEBRIEF.results
 
 __all__ = [
     "DEBRIEF",
-    "class_handout",
-    "class_html",
     "lesson_story",
     "results",
     "results_csv",
     "rounds_csv",
-    "student_handouts",
-    "students_html",
     "table_story",
 ]

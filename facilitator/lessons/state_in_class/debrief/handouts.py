@@ -50,9 +50,13 @@ def comparison_rows(tables: Sequence[TableStory]) -> list[dict[str, Any]]:
     return rows
 
 
+def results(session: ClassSession) -> list[tuple[Any, list[str]]]:
+    """Each table's result in a few lines, for the reports page."""
+    return [(t, t.result_lines()) for t in lesson_story(session, with_charts=False).tables]
+
+
 class StateInClassDebrief(Debrief):
-    """What ``Lesson.reports()`` gives the platform: State in Class's parts of the debrief
-    (the handouts' frame is the platform's)."""
+    """``Lesson.reports()``: each table's story round by round, and one page per student."""
 
     class_template = "state_in_class/reports/class.html"
     students_template = "state_in_class/reports/students.html"
@@ -80,17 +84,9 @@ class StateInClassDebrief(Debrief):
         return [{"s": s, "result": table_result(s.table), "chart": chart_img(s.chart)}
                 for s in students]
 
-    def results(self, session: ClassSession) -> list[tuple[Any, list[str]]]:
-        """Each table's result in a few lines, for the reports page."""
-        return [(t, t.result_lines()) for t in lesson_story(session, with_charts=False).tables]
-
-    def rounds_csv(self, session: ClassSession, *, anonymous: bool = False) -> str:
-        return spreadsheets.rounds_csv(session, anonymous=anonymous)
-
-    def results_csv(self, session: ClassSession, *, anonymous: bool = False) -> str:
-        return spreadsheets.results_csv(session, anonymous=anonymous)
+    results = staticmethod(results)
+    rounds_csv = staticmethod(spreadsheets.rounds_csv)
+    results_csv = staticmethod(spreadsheets.results_csv)
 
 
 DEBRIEF = StateInClassDebrief()
-class_html, class_handout = DEBRIEF.class_html, DEBRIEF.class_handout
-students_html, student_handouts = DEBRIEF.students_html, DEBRIEF.student_handouts
