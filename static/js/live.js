@@ -238,9 +238,14 @@ function swap(html, phase) {
   if (typeof html !== "string") return false;
   const same = !phase || phase === live.dataset.phase;
   const before = document.activeElement;
-  const focused = before && before.id;
-  const keyed = before && live.contains(before) ? before.dataset.key : undefined;
-  const fromPage = !before || before === document.body || live.contains(before);
+  // A button that was pressed was disabled while its action went out, which took the focus
+  // to the page: it counts as focused.
+  const lost = !before || before === document.body;
+  const was = lost && pressed ? pressed : null;
+  pressed = null;
+  const focused = (before && before.id) || (was ? was.id : "");
+  const keyed = before && live.contains(before) ? before.dataset.key : was?.key;
+  const fromPage = lost || live.contains(before);
   const told = same ? statusTexts() : null;
   live.innerHTML = html;
   if (phase) live.dataset.phase = phase;
@@ -261,7 +266,13 @@ function swap(html, phase) {
     if (target && !live.querySelector("#now")) announceStage();
     const now = live.querySelector("#now");
     if (now && now.getBoundingClientRect().top < 0) window.scrollTo(0, 0);
-  } else if (told) {
+  } else if (was && (was.id || was.key) && document.activeElement === document.body) {
+    // The same moment again (a refusal, a fresher screen): back to the button pressed.
+    const again = (was.id && document.getElementById(was.id))
+      || (was.key && live.querySelector(`button[data-key="${was.key}"]:not(:disabled)`));
+    if (again) again.focus({ preventScroll: true });
+  }
+  if (same && told) {
     // The same moment with news: what the new screen says in a status or alert that the old
     // one did not say is told (once), and nothing moves the focus.
     const fresh = [...statusTexts()].filter((text) => !told.has(text));
@@ -641,6 +652,7 @@ function disarm() {
   if (box) box.hidden = true;
 }
 
+let pressed = null;  // the focused button whose form was sent: {id, key}, until the next screen
 let timerSubmits = false;  // a countdown's own submit (data-expire) is not the user acting
 let sentFrom = null;  // the last action sent from a form: {id, form (its key)}
 document.addEventListener("submit", (event) => {
@@ -676,6 +688,9 @@ document.addEventListener("submit", (event) => {
     // is still on (resendIfLost), and counted once.
     pending = { id: message.id, message, sentOnThisSocket: false, resent: false };
     showBanner(true);
+  }
+  if (event.submitter && event.submitter === document.activeElement) {
+    pressed = { id: event.submitter.id, key: event.submitter.dataset.key };
   }
   for (const button of form.querySelectorAll("button")) button.disabled = true;
 });
