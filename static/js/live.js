@@ -689,7 +689,9 @@ document.addEventListener("submit", (event) => {
     pending = { id: message.id, message, sentOnThisSocket: false, resent: false };
     showBanner(true);
   }
-  if (event.submitter && event.submitter === document.activeElement) {
+  // (Only a keyboard's focus: a button clicked with the mouse is not given the focus back.)
+  if (event.submitter && event.submitter === document.activeElement
+      && event.submitter.matches(":focus-visible")) {
     pressed = { id: event.submitter.id, key: event.submitter.dataset.key };
   }
   for (const button of form.querySelectorAll("button")) button.disabled = true;
@@ -711,9 +713,11 @@ document.addEventListener("keydown", (event) => {
   const keys = { " ": "next", ArrowRight: "next", PageDown: "next", u: "u", U: "u", p: "p", P: "p" };
   const key = keys[event.key];
   if (!key) return;
-  // Space on a focused button, link or summary is that control's own key (a keyboard teacher
-  // pressing Pause must not move the lesson on); Page Down and → still press "next".
-  if (event.key === " " && event.target.closest("button, a[href], summary, [role=button]")) return;
+  // Space on a button, link or summary that the keyboard focused is that control's own key (a
+  // keyboard teacher pressing Pause must not move the lesson on); Page Down and → still
+  // press "next", and so does Space after a mouse click left the focus on a control.
+  const control = event.target.closest("button, a[href], summary, [role=button]");
+  if (event.key === " " && control && control.matches(":focus-visible")) return;
   const button = live.querySelector(`button[data-key="${key}"]`);
   if (button && !button.disabled) { event.preventDefault(); button.click(); }
 });

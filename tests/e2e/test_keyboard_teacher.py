@@ -4,8 +4,8 @@ sticky or fixed part of the page covers (WCAG 2.1.1, 2.4.7, 2.4.11).
 
 - the console: Tab reaches every control, Enter and Space press the focused one (Space on
   Pause pauses, it does not move the lesson on);
-- a clicker: Page Down, → and Space (the focus on the page) press the main button; Page Up
-  and ← change nothing;
+- a clicker: Page Down, → and Space (the focus on the page, or left on a button by the mouse)
+  press the main button; Page Up and ← change nothing;
 - the phone: its section tabs stay at the top of the screen (sticky); an element the focus
   comes back to (Shift+Tab) is scrolled below them, not under them (scroll-padding-top).
 """
@@ -114,7 +114,12 @@ def test_a_keyboard_teacher_and_a_clicker_run_the_lesson_with_the_focus_always_s
     assert ui.topbar(teacher).get_attribute("data-phase") == phase
     assert ui.stage(teacher) == "event"
     assert ui.press_next(teacher, "PageDown") == "debate"
-    assert ui.press_next(teacher, "ArrowRight") == "tax_vote"
+    # Pause and Resume clicked with the mouse: a clicker's Space still moves the lesson on.
+    teacher.locator("#live button[data-key=p]").click()
+    expect(teacher.locator(".paused-banner")).to_be_visible()
+    teacher.locator("#live button[data-key=p]").click()
+    expect(teacher.locator(".paused-banner")).to_have_count(0)
+    assert ui.press_next(teacher, "Space") == "tax_vote"
 
     # The phone: Tab down the page, then Shift+Tab back up it: the sticky section tabs never
     # cover the focused element.
