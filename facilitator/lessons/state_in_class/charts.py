@@ -273,6 +273,9 @@ def coins_chart(statement: Sequence[Mapping[str, Any]], *,
         % {"round": r, "value": v} for r, v in points)
     desc = _("Your coins at the end of each round. %(values)s.") % {
         "values": words or _("no data yet")}
+    marked = [f"{names[k]} {goals[k]}" for k in ("get-by", "live-well", "thrive") if k in goals]
+    if marked:  # the dashed lines, in words too
+        desc += " " + _("Savings goals: %(goals)s.") % {"goals": ", ".join(marked)}
     if exclusion_rounds:
         desc += " " + _("An X marks a round with an Exclusion.")
     return _svg(uid, width, height, _("Coins by round"), desc, body)

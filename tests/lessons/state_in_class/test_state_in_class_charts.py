@@ -82,3 +82,5 @@ def test_coins_chart_marks_goals_and_exclusions():
     texts = [t.text for t in root.iter(SVG + "text")]
     assert "Thrive 23" in texts and "Get by 9" in texts
     assert "An X marks a round with an Exclusion." in root.find(SVG + "desc").text
+    # the goals' dashed lines are in the words a screen reader gets too
+    assert "Savings goals: Get by 9, Live well 16, Thrive 23." in root.find(SVG + "desc").text

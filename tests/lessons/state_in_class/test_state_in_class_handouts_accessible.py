@@ -5,6 +5,7 @@ language."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -87,6 +88,7 @@ def test_a_spanish_students_chart_is_described_in_spanish(pdfs, tmp_path):
     (coins,) = figure_alts(pdfs["student_es"])
     assert coins.startswith("Tus monedas al final de cada ronda. inicio ")
     assert "ronda 8:" in coins
+    assert re.search(r"Metas de ahorro: Ir tirando \d+, Vivir bien \d+, Prosperar \d+\.", coins)
     seat = pdfs["seat"]
     marks = headings(pdfs["student_es"], tmp_path)
     assert marks[:3] == [f"H1 {seat.player_name} · mesa 1", "H2 Tu carta de rol",
