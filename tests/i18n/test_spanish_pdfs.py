@@ -52,7 +52,8 @@ def lesson(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str, A
 def rendered(lesson: dict[str, Any]) -> dict[str, bytes]:
     session = ClassSession.objects.get(pk=lesson["session"].pk)
     assert session.status == ClassSession.Status.FINISHED
-    rendered = {"class": pdf.class_handout(session), "students": pdf.student_handouts(session)}
+    rendered = {"class": pdf.DEBRIEF.class_handout(session),
+                "students": pdf.DEBRIEF.student_handouts(session)}
     ARTIFACTS.mkdir(exist_ok=True)  # to look at (git-ignored)
     for key, content in rendered.items():
         (ARTIFACTS / f"i18n-{key}-es.pdf").write_bytes(content)
