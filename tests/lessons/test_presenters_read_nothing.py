@@ -23,8 +23,8 @@ from facilitator.kept_reads import screen_reads
 from facilitator.lessons.poleconomy import presenters as pol_presenters
 from facilitator.lessons.poleconomy import reads as pol_reads
 from facilitator.models import Seat
-from tests.facilitator import test_held_results as lessons
-from tests.facilitator.lesson import fresh
+from tests.facilitator import random_lessons as lessons
+from tests.facilitator.lesson import deterministic, fresh
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULES = ("state_in_class", "austerity", "crisis", "poleconomy")
@@ -102,7 +102,7 @@ PLAYED: list[tuple[int, Callable[[random.Random], lessons.Lesson]]] = [
 def test_every_screens_context_is_built_without_a_database_statement(
         seed: int, lesson: Callable[[random.Random], lessons.Lesson],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    lessons.deterministic(monkeypatch)
+    deterministic(monkeypatch)
     session, calls = lesson(random.Random(seed))
     master = session.game == "poleconomy"
     built = 0
