@@ -158,6 +158,8 @@ MARKS_JS = """(selectors) => {
       const fill = rgb(svg ? style.fill : style.backgroundColor);
       const hasFill = svg ? style.fill !== 'none' : opaque(style.backgroundColor);
       const back = behind(el);
+      // A glyph with no fill of its own (Poleconomy's ↻ arrow) is seen by its ink.
+      const glyph = !svg && !hasFill && el.textContent.trim() !== '';
       const border = svg
         ? (style.stroke !== 'none' && parseFloat(style.strokeWidth) >= 1
            ? ratio(rgb(style.stroke), back) : 0)
@@ -169,7 +171,8 @@ MARKS_JS = """(selectors) => {
       const kind = [...(el.classList.length ? el.classList : el.parentElement.classList)]
         .filter(c => !/\\d$/.test(c)).join('.') + (el.closest('.danger') ? ' (danger)' : '');
       found.push({selector, kind, where: el.outerHTML.slice(0, 90),
-                  fill: hasFill ? ratio(fill, back) : 0, border,
+                  fill: hasFill ? ratio(fill, back)
+                    : glyph ? ratio(rgb(style.color), back) : 0, border,
                   lightness: hasFill ? lum(fill) : lum(back),
                   text: (sign || '').replace(/\\d+/g, '#').trim(), pattern: style.backgroundImage});
     }

@@ -313,7 +313,7 @@ def test_a_lesson_stored_before_the_upgrade_is_continued_exported_and_printed_af
 
         from facilitator import services
         from facilitator.consumers import SEAT_COOKIE
-        from facilitator.lessons.state_in_class.debrief import class_handout
+        from facilitator.lessons.state_in_class.debrief import DEBRIEF
         from facilitator.log import engine_of, load_state, verify_table
         from facilitator.models import BallotReceipt, ClassSession, LedgerEntry
         from facilitator.reports.export import table_record
@@ -378,7 +378,7 @@ def test_a_lesson_stored_before_the_upgrade_is_continued_exported_and_printed_af
             replayed = replay(exported)
             assert replayed.engine.is_over(replayed.state)
             assert engine_of(table).to_dict(replayed.state) == table.snapshot
-        handout = class_handout(session)
+        handout = DEBRIEF.class_handout(session)
         assert handout.startswith(b"%PDF") and len(handout) > 10_000
 
 
