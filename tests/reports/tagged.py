@@ -13,6 +13,7 @@ import re
 import subprocess
 import zlib
 from pathlib import Path
+from typing import Any
 
 from tests.reports.conftest import pdf_info, poppler
 
@@ -137,3 +138,14 @@ class WeasyPrintErrors(logging.Handler):
 
     def __exit__(self, *exc: object) -> None:
         logging.getLogger("weasyprint").removeHandler(self)
+
+
+def written(session: Any, seat_id: int | None = None) -> dict[str, Any]:
+    """A lesson's class handout in English and its student pages (or ``seat_id``'s) in
+    Spanish, through the module's debrief, with WeasyPrint's errors while writing them."""
+    debrief = session.lesson.reports()
+    with WeasyPrintErrors() as errors:
+        return {"class": debrief.class_handout(session, paper="a4", language="en"),
+                "es": debrief.student_handouts(session, paper="a4", seat_id=seat_id,
+                                               language="es"),
+                "errors": errors.messages}

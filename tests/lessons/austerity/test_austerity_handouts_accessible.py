@@ -11,19 +11,18 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from facilitator.lessons.austerity.debrief import handouts
 from facilitator.models import ClassSession
 from tests.facilitator.lesson import make_teacher
 from tests.lessons.austerity.austerity_scripted import austerity_lesson
 from tests.reports.conftest import pdf_text
 from tests.reports.tagged import (
-    WeasyPrintErrors,
     figure_alts,
     headings,
     in_order,
     language,
     marked,
     title,
+    written,
 )
 
 pytestmark = pytest.mark.django_db
@@ -37,14 +36,9 @@ def pdfs(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str, Any
         session = austerity_lesson(teacher=make_teacher("austerity-a11y"), students=2, seed=4,
                                    title="4A Economics", fill="bots", bot_policy="cautious")
         seat = session.seats.filter(is_bot=False).order_by("pk").first()
-        with WeasyPrintErrors() as errors:
-            data = {
-                "session": session, "seat": seat,
-                "class": handouts.DEBRIEF.class_handout(session, paper="a4"),
-                "student_es": handouts.DEBRIEF.student_handouts(
-                    session, paper="a4", seat_id=seat.pk, language="es"),
-                "errors": errors.messages,
-            }
+        made = written(session, seat.pk)
+        data = {"session": session, "seat": seat, "class": made["class"], "student_es": made["es"],
+                "errors": made["errors"]}
         try:
             yield data
         finally:

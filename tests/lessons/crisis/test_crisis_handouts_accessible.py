@@ -10,20 +10,19 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from facilitator.lessons.crisis import debrief
 from facilitator.lessons.crisis.lesson import LESSON
 from facilitator.models import ClassSession
 from tests.facilitator.lesson import deterministic
 from tests.lessons.crisis.test_crisis_lesson import advance, started
 from tests.reports.conftest import pdf_text
 from tests.reports.tagged import (
-    WeasyPrintErrors,
     figure_alts,
     headings,
     in_order,
     language,
     marked,
     title,
+    written,
 )
 
 pytestmark = pytest.mark.django_db
@@ -42,13 +41,9 @@ def pdfs(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str, Any
             if session.stage == "final":
                 break
             session = advance(session)
-        with WeasyPrintErrors() as errors:
-            data = {
-                "session": session,
-                "class": debrief.DEBRIEF.class_handout(session, paper="a4"),
-                "students_es": debrief.DEBRIEF.student_handouts(session, paper="a4", language="es"),
-                "errors": errors.messages,
-            }
+        made = written(session)
+        data = {"session": session, "class": made["class"], "students_es": made["es"],
+                "errors": made["errors"]}
         try:
             yield data
         finally:

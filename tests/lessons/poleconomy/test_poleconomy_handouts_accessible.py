@@ -10,13 +10,11 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from facilitator.lessons.poleconomy import debrief
 from facilitator.models import ClassSession
 from tests.facilitator.lesson import deterministic
 from tests.lessons.poleconomy.test_poleconomy_debrief_story import played
 from tests.reports.conftest import pdf_text
 from tests.reports.tagged import (
-    WeasyPrintErrors,
     figure_alts,
     headings,
     in_order,
@@ -24,6 +22,7 @@ from tests.reports.tagged import (
     marked,
     structure,
     title,
+    written,
 )
 
 pytestmark = pytest.mark.django_db
@@ -38,13 +37,9 @@ def pdfs(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str, Any
         deterministic(patch)
         lesson, _who = played()
         session = lesson.now
-        with WeasyPrintErrors() as errors:
-            data = {
-                "session": session,
-                "class": debrief.DEBRIEF.class_handout(session, paper="a4"),
-                "students_es": debrief.DEBRIEF.student_handouts(session, paper="a4", language="es"),
-                "errors": errors.messages,
-            }
+        made = written(session)
+        data = {"session": session, "class": made["class"], "students_es": made["es"],
+                "errors": made["errors"]}
         try:
             yield data
         finally:

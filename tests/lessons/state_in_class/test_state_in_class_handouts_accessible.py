@@ -12,19 +12,18 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from facilitator.lessons.state_in_class.debrief import handouts
 from facilitator.models import ClassSession
 from tests.facilitator.lesson import make_teacher
 from tests.reports.conftest import pdf_text
 from tests.reports.scripted import scripted_lesson
 from tests.reports.tagged import (
-    WeasyPrintErrors,
     figure_alts,
     headings,
     in_order,
     language,
     marked,
     title,
+    written,
 )
 
 pytestmark = pytest.mark.django_db
@@ -38,14 +37,9 @@ def pdfs(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str, Any
     with django_db_blocker.unblock(), translation.override("en"):
         session = scripted_lesson(students=8, seed=5, teacher=make_teacher("sic-a11y"))
         seat = session.seats.filter(is_bot=False).order_by("pk").first()
-        with WeasyPrintErrors() as errors:
-            data = {
-                "session": session, "seat": seat,
-                "class": handouts.DEBRIEF.class_handout(session, paper="a4"),
-                "student_es": handouts.DEBRIEF.student_handouts(
-                    session, paper="a4", seat_id=seat.pk, language="es"),
-                "errors": errors.messages,
-            }
+        made = written(session, seat.pk)
+        data = {"session": session, "seat": seat, "class": made["class"], "student_es": made["es"],
+                "errors": made["errors"]}
         try:
             yield data
         finally:
