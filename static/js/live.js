@@ -29,18 +29,27 @@ function showBanner(show) {
 
 function connect() {
   if (socket && socket.readyState <= WebSocket.OPEN) return;
-  socket = new WebSocket(socketUrl());
-  socket.addEventListener("open", () => { retry = 0; showBanner(false); });
-  socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
-  socket.addEventListener("close", (event) => {
+  // Only the current socket speaks: one let go (see "offline") may still say "closed" later.
+  const ws = new WebSocket(socketUrl());
+  socket = ws;
+  ws.addEventListener("open", () => { if (ws === socket) { retry = 0; showBanner(false); } });
+  ws.addEventListener("message", (event) => { if (ws === socket) receive(JSON.parse(event.data)); });
+  ws.addEventListener("close", (event) => {
+    if (ws !== socket) return;
     if (event.code === 4403) {  // this phone no longer holds a seat (see "removed")
       if (live.dataset.removed) location.assign(live.dataset.removed); else location.reload();
       return;
     }
-    showBanner(true);
-    retry = Math.min(retry + 1, 5);
-    setTimeout(connect, 500 * 2 ** retry);
+    lost();
   });
+}
+
+let reconnecting = null;
+function lost() {  // the socket is gone: say so, and try again a little later each time
+  showBanner(true);
+  retry = Math.min(retry + 1, 5);
+  clearTimeout(reconnecting);
+  reconnecting = setTimeout(connect, 500 * 2 ** retry);
 }
 
 function receive(message) {
@@ -203,7 +212,7 @@ function reapplyHeld(phase) {
 function resendIfLost(phase) {
   // An action sent just before the connection dropped: send it again if that moment of the
   // lesson is still on. The server counts it once (a second ballot is refused).
-  if (pending && !pending.sentOnThisSocket && pending.message.expected === phase) {
+  if (pending && pending.on !== socket && pending.message.expected === phase) {
     send(pending.message, true);
   }
 }
@@ -558,10 +567,9 @@ function showError(text) {
 }
 
 function send(message, resent = false) {
-  pending = { id: message.id, message, sentOnThisSocket: true, resent };
+  // "on": the socket it went on; a view on any later socket sends it again (resendIfLost).
+  pending = { id: message.id, message, on: socket, resent };
   socket.send(JSON.stringify(message));
-  socket.addEventListener("close", () => { if (pending) pending.sentOnThisSocket = false; },
-    { once: true });
 }
 
 function formMessage(form, submitter) {
@@ -686,7 +694,7 @@ document.addEventListener("submit", (event) => {
     // Offline, the action is kept (never a form post to the browser's "no internet" page):
     // it is sent as soon as the phone is back, if that moment of the lesson
     // is still on (resendIfLost), and counted once.
-    pending = { id: message.id, message, sentOnThisSocket: false, resent: false };
+    pending = { id: message.id, message, on: null, resent: false };
     showBanner(true);
   }
   // (Only a keyboard's focus: a button clicked with the mouse is not given the focus back.)
@@ -700,10 +708,17 @@ document.addEventListener("submit", (event) => {
 // Phones sleep: reconnect as soon as the page is visible or the network is back.
 document.addEventListener("visibilitychange", () => { if (!document.hidden) connect(); });
 window.addEventListener("online", connect);
-// A phone that loses the wifi would keep a dead socket open until TCP gives up (minutes): it
-// is closed at once, the banner shows and, once the network
-// is back ("online" above), the phone reconnects and gets a fresh view.
-window.addEventListener("offline", () => { if (socket) socket.close(); });
+// A phone that loses the wifi would keep a dead socket open until TCP gives up (minutes), and
+// a socket closed while the network is down may not say "closed" until its closing handshake
+// times out: the socket is let go at once, the banner shows, and the phone reconnects once the
+// network is back ("online" above), getting a fresh view.
+window.addEventListener("offline", () => {
+  if (!socket) return;
+  const dead = socket;
+  socket = null;
+  dead.close();
+  lost();
+});
 
 // ---- console only: keyboard shortcuts (a clicker sends space, arrows or page down) ----
 document.addEventListener("keydown", (event) => {

@@ -221,29 +221,43 @@ async def test_a_ballot_is_answered_while_its_phone_screen_is_still_being_render
 
 
 @db
-async def test_the_console_renders_at_most_ten_screens_a_second() -> None:
+async def test_the_console_renders_at_most_ten_screens_a_second(monkeypatch) -> None:
+    """The throttle spaces the renders' starts; a render's own length (and the machine's load)
+    may bring two arrivals closer, so the starts are what is measured."""
     session, projector, phones = await _lesson_sockets()
     layer = get_channel_layer()
+    loop = asyncio.get_running_loop()
+    starts: list[float] = []
+    render = TeacherConsumer.render_async
+
+    async def timed_render(self: TeacherConsumer) -> dict[str, Any]:
+        starts.append(loop.time())
+        return await render(self)
+
+    monkeypatch.setattr(TeacherConsumer, "render_async", timed_render)
     arrivals: list[float] = []
 
     async def read() -> None:  # every view, timed as it arrives
-        deadline = time.monotonic() + 1.2
-        while (left := deadline - time.monotonic()) > 0:
+        deadline = loop.time() + 1.2
+        while (left := deadline - loop.time()) > 0:
             if await projector.comm.receive_nothing(timeout=min(left, 0.01)):
                 continue
             if (await projector.next())["type"] == "view":
-                arrivals.append(time.monotonic())
+                arrivals.append(loop.time())
 
     reader = asyncio.ensure_future(read())
     for _ in range(12):  # twelve refreshes within a quarter of a second
+        last_asked = loop.time()
         await layer.group_send(broadcast.projector_group(session.pk),
                                {"type": "lesson.refresh"})
         await asyncio.sleep(0.02)
     await reader
-    assert len(arrivals) >= 2  # the refreshes are not lost: the last comes after them all
-    gaps = [b - a for a, b in itertools.pairwise(arrivals)]
-    assert min(gaps) >= 0.8 / TeacherConsumer.RENDERS_PER_SECOND, gaps
-    assert len(arrivals) <= 5, arrivals
+    # The refreshes are not lost: a screen starts after the last was asked for, and arrives.
+    assert starts and starts[-1] >= last_asked, (starts, last_asked)
+    assert len(arrivals) == len(starts) >= 2
+    gaps = [b - a for a, b in itertools.pairwise(starts)]
+    assert min(gaps) >= 0.95 / TeacherConsumer.RENDERS_PER_SECOND, gaps
+    assert len(starts) <= 5, starts
     for s in (projector, *phones):
         await s.close()
 
