@@ -11,7 +11,8 @@ from django.db import connection
 from facilitator import services
 from facilitator.errors import ServiceError
 from facilitator.log import verify_table
-from facilitator.models import BallotReceipt, Seat, Table, TableAction
+from facilitator.models import Bag, BallotReceipt, Seat, Table, TableAction
+from facilitator.privacy import FEWEST_TO_OPEN
 from tests.facilitator.lesson import (
     NAMES,
     advance,
@@ -147,11 +148,14 @@ def test_ballots_racing_the_teachers_close_are_either_counted_or_refused():
                for r in results[:7]), results
     cast = sum(not isinstance(r, str) for r in results[:7])
     [count] = TableAction.objects.filter(table=table, payload__type="count")
-    if cast >= 3:  # the published tally holds exactly the ballots counted
+    [bag] = Bag.objects.filter(table=table)
+    receipts = BallotReceipt.objects.filter(bag__table=table).count()
+    if cast >= FEWEST_TO_OPEN:  # the published tally holds exactly the ballots counted
         assert sum(count.payload["tally"].values()) == cast
-    else:  # fewer than 3 ballots: only the outcome is kept
+        assert (receipts, bag.set_aside) == (cast, 0)
+    else:  # fewer than 3 ballots: the bag is closed unopened, its tokens set aside
         assert "tally" not in count.payload and "outcome" in count.payload
-    assert BallotReceipt.objects.filter(bag__table=table).count() == cast
+        assert (receipts, bag.set_aside) == (0, cast)
     assert verify_table(Table.objects.get(pk=table.pk)) == []
 
 
